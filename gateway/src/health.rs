@@ -1,0 +1,54 @@
+//! `GET /health`: is the gateway up and can it reach the database through the API pool?
+
+use std::time::Duration;
+
+use actix_web::{HttpResponse, web};
+use serde_json::json;
+
+use crate::state::{AppState, VERSION};
+
+/// How long the database check may take before the stack is reported unhealthy.
+const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(3);
+
+pub async fn gateway_health(state: web::Data<AppState>) -> HttpResponse {
+    let uptime = state.started_at.elapsed().as_secs();
+    match check_database(&state).await {
+        Ok(()) => HttpResponse::Ok().json(json!({
+            "status": "ok",
+            "version": VERSION,
+            "database": "ok",
+            "uptime_seconds": uptime,
+        })),
+        Err(reason) => {
+            tracing::warn!(%reason, "health check: database unavailable");
+            HttpResponse::ServiceUnavailable()
+                .insert_header(("Retry-After", "1"))
+                .json(json!({
+                    "status": "error",
+                    "version": VERSION,
+                    "database": "unavailable",
+                    "uptime_seconds": uptime,
+                }))
+        }
+    }
+}
+
+/// Runs `SELECT 1` on a pooled API connection.
+pub async fn check_database(state: &AppState) -> Result<(), String> {
+    let check = async {
+        let client = state
+            .db
+            .api
+            .get()
+            .await
+            .map_err(|error| error.to_string())?;
+        client
+            .simple_query("SELECT 1")
+            .await
+            .map(|_| ())
+            .map_err(|error| error.to_string())
+    };
+    tokio::time::timeout(DATABASE_CHECK_TIMEOUT, check)
+        .await
+        .unwrap_or_else(|_| Err("timed out".to_owned()))
+}

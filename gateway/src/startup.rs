@@ -1,0 +1,264 @@
+//! Start-up: the database (embedded or external), migrations, and the HTTP server with
+//! every service mounted. The whole HTTP surface is assembled in [`Application::build`].
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use actix_cors::Cors;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServerHandle, ServiceRequest, ServiceResponse};
+use actix_web::http::header::HeaderValue;
+use actix_web::middleware::{Compress, Next, from_fn};
+use actix_web::{App, Error, HttpMessage, HttpServer, web};
+use tracing_actix_web::{RequestId, TracingLogger};
+
+use crate::config::{ConfigError, Settings};
+use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
+use crate::db::{Database, DbError};
+use crate::keys::{ApiKeys, KeyError};
+use crate::state::AppState;
+use crate::status::StatusInfo;
+use crate::{api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, web as webapp};
+
+/// Anything that keeps the stack from starting, with a message meant for the operator.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Keys(#[from] KeyError),
+    #[error(transparent)]
+    Embedded(#[from] EmbeddedError),
+    #[error(transparent)]
+    Database(#[from] DbError),
+    #[error("could not listen on {address}: {source}")]
+    Listen {
+        address: String,
+        source: std::io::Error,
+    },
+    #[error("HTTP server failed: {0}")]
+    Server(#[source] std::io::Error),
+    #[error("the embedded PostgreSQL server exited unexpectedly ({0}); see DATA_DIR/postgres.log")]
+    DatabaseExited(String),
+}
+
+/// The HTTP server, bound and ready to run.
+pub struct Application {
+    server: Server,
+    port: u16,
+}
+
+impl std::fmt::Debug for Application {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Application")
+            .field("port", &self.port)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Response headers browsers may read (CORS). Union of what PostgREST, GoTrue, Storage and
+/// the functions relay expose, since supabase-js reads them.
+const EXPOSED_HEADERS: &[&str] = &[
+    "content-range",
+    "content-location",
+    "location",
+    "range-unit",
+    "preference-applied",
+    "content-encoding",
+    "content-type",
+    "content-disposition",
+    "date",
+    "etag",
+    "server",
+    "transfer-encoding",
+    "x-supabase-api-version",
+    "x-sb-error-code",
+    "x-total-count",
+    "link",
+    "x-relay-error",
+    "sb-error-code",
+    "x-request-id",
+];
+
+impl Application {
+    /// Binds the listener and assembles every service. `API_PORT=0` picks a free port.
+    pub fn build(settings: Arc<Settings>, keys: ApiKeys, db: Database) -> Result<Self, StartError> {
+        let address = format!("{}:{}", settings.api.host, settings.api.port);
+        let listener =
+            TcpListener::bind((settings.api.host, settings.api.port)).map_err(|source| {
+                StartError::Listen {
+                    address: address.clone(),
+                    source,
+                }
+            })?;
+        let port = listener
+            .local_addr()
+            .map_err(|source| StartError::Listen { address, source })?
+            .port();
+
+        let web_dir = web_dir_if_built(&settings);
+        let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
+        let state = web::Data::new(AppState {
+            settings,
+            keys,
+            db,
+            started_at: Instant::now(),
+        });
+
+        let server = HttpServer::new(move || {
+            let web_dir = web_dir.clone();
+            App::new()
+                .app_data(state.clone())
+                // Innermost first: the last `wrap` sees the request first.
+                .wrap(from_fn(api_key::gate))
+                .wrap(from_fn(webapp::cache_headers))
+                .wrap(cors())
+                .wrap(from_fn(request_id_header))
+                .wrap(Compress::default())
+                .wrap(TracingLogger::default())
+                .route("/health", web::get().to(health::gateway_health))
+                .route("/config.json", web::get().to(webapp::runtime_config))
+                .configure(auth_v1::routes)
+                .configure(rest_v1::routes)
+                .configure(storage_v1::routes)
+                .configure(functions_v1::routes)
+                .configure(inbox::routes)
+                .configure(move |config| webapp::configure(config, web_dir))
+        })
+        .listen(listener)
+        .map_err(StartError::Server)?
+        .shutdown_timeout(shutdown_timeout)
+        .run();
+        Ok(Self { server, port })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until SIGINT/SIGTERM (graceful: in-flight requests finish first).
+    pub async fn run_until_stopped(self) -> Result<(), StartError> {
+        self.server.await.map_err(StartError::Server)
+    }
+}
+
+fn web_dir_if_built(settings: &Settings) -> Option<PathBuf> {
+    let dir = &settings.api.web_dir;
+    if dir.join("index.html").is_file() {
+        Some(dir.clone())
+    } else {
+        tracing::warn!(
+            web_dir = %dir.display(),
+            "the web app is not built (no index.html); run `make run` or `npm run build` in frontend/"
+        );
+        None
+    }
+}
+
+/// CORS as Supabase's API gateway answers browsers: any origin (no credentials), every
+/// method the SDK uses, requested headers reflected, the headers supabase-js reads exposed.
+fn cors() -> Cors {
+    Cors::default()
+        .allow_any_origin()
+        .send_wildcard()
+        .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
+        .allow_any_header()
+        .expose_headers(EXPOSED_HEADERS.iter().copied())
+        .max_age(86_400)
+}
+
+/// Echoes the request id of the tracing span as `x-request-id`, for support and logs.
+async fn request_id_header(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let id = request
+        .extensions()
+        .get::<RequestId>()
+        .map(ToString::to_string);
+    let mut response = next.call(request).await?;
+    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+        response.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static("x-request-id"),
+            value,
+        );
+    }
+    Ok(response)
+}
+
+/// Starts the embedded cluster when `DATABASE_URL` is unset.
+pub async fn start_embedded_database(
+    settings: &Settings,
+) -> Result<Option<EmbeddedPostgres>, StartError> {
+    if !settings.uses_embedded_database() {
+        return Ok(None);
+    }
+    let options = EmbeddedOptions {
+        data_dir: settings.data_dir.clone(),
+        port: settings.database.port,
+        superuser_password: settings.database.password.clone(),
+        bin_dir: settings.database.pg_bin_dir.clone(),
+        fsync: true,
+    };
+    Ok(Some(EmbeddedPostgres::start(&options).await?))
+}
+
+/// `cielo serve`: the whole stack in the foreground until Ctrl-C / SIGTERM.
+pub async fn serve(settings: Settings) -> Result<(), StartError> {
+    let settings = Arc::new(settings);
+    let keys = ApiKeys::load(&settings)?;
+    let embedded = start_embedded_database(&settings).await?;
+
+    let result = serve_with_database(settings, keys, embedded.as_ref()).await;
+    if let Some(embedded) = embedded {
+        embedded.stop().await;
+    }
+    result
+}
+
+async fn serve_with_database(
+    settings: Arc<Settings>,
+    keys: ApiKeys,
+    embedded: Option<&EmbeddedPostgres>,
+) -> Result<(), StartError> {
+    let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings).await?;
+    let status = StatusInfo::new(&settings, &keys);
+    let app = Application::build(settings, keys, db)?;
+    crate::status::print_started(&status);
+
+    let handle = app.handle();
+    let server = app.run_until_stopped();
+    match embedded {
+        None => server.await,
+        Some(embedded) => {
+            tokio::pin!(server);
+            tokio::select! {
+                result = &mut server => result,
+                how = embedded.exited() => {
+                    handle.stop(false).await;
+                    let _ = server.await;
+                    Err(StartError::DatabaseExited(how))
+                }
+            }
+        }
+    }
+}
+
+/// `cielo migrate`: applies pending migrations and exits.
+pub async fn migrate_only(settings: Settings) -> Result<(), StartError> {
+    let embedded = start_embedded_database(&settings).await?;
+    let result = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
+        .await
+        .map(|_| ())
+        .map_err(StartError::from);
+    if let Some(embedded) = embedded {
+        embedded.stop().await;
+    }
+    result
+}

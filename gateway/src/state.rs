@@ -1,0 +1,19 @@
+//! State shared by every request handler.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::config::Settings;
+use crate::db::Database;
+use crate::keys::ApiKeys;
+
+/// Version of the gateway, reported by health endpoints.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Debug)]
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub keys: ApiKeys,
+    pub db: Database,
+    pub started_at: Instant,
+}

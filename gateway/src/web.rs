@@ -1,0 +1,168 @@
+//! The web app: static files from `WEB_DIR` (Vite's `frontend/dist`) at `/`, with
+//! single-page-app fallback and the runtime configuration the app loads at start.
+//!
+//! * `/config.json` tells the app where the API is and which public key to use, so one
+//!   build works for every deployment.
+//! * Hashed assets under `/assets/` are cached for a year (`immutable`); everything else
+//!   is revalidated (`no-cache`), so a new deployment is picked up at the next load.
+//! * An unknown path without a file extension gets `index.html` (client-side routes such as
+//!   `/planner/sequential/42`); an unknown file gets 404, so a missing script is never
+//!   answered with HTML. Unknown paths under the API prefixes answer in JSON.
+
+use std::path::PathBuf;
+
+use actix_files::{Files, NamedFile};
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse, fn_service};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{Error, HttpResponse, web};
+use serde_json::json;
+
+use crate::state::AppState;
+
+/// Path prefixes that belong to the API, never to the web app.
+pub const API_PREFIXES: &[&str] = &[
+    "/auth/v1",
+    "/rest/v1",
+    "/realtime/v1",
+    "/storage/v1",
+    "/functions/v1",
+];
+
+pub fn is_api_path(path: &str) -> bool {
+    API_PREFIXES
+        .iter()
+        .any(|prefix| path == *prefix || path.starts_with(&format!("{prefix}/")))
+}
+
+/// `GET /config.json`: the app's runtime configuration.
+pub async fn runtime_config(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(json!({
+            "supabaseUrl": state.settings.api_url(),
+            "supabaseAnonKey": state.keys.anon_key(),
+        }))
+}
+
+/// Mounts the web app as the service answering every path no other route took; `None`
+/// (not built) answers with a page that says how to build it.
+pub fn configure(config: &mut web::ServiceConfig, web_dir: Option<PathBuf>) {
+    match web_dir {
+        Some(dir) => {
+            config.default_service(files(dir));
+        }
+        None => {
+            config.default_service(web::to(not_built));
+        }
+    }
+}
+
+fn files(dir: PathBuf) -> Files {
+    let index = dir.join("index.html");
+    Files::new("/", dir)
+        .index_file("index.html")
+        .use_etag(true)
+        .use_last_modified(true)
+        .default_handler(fn_service(move |request: ServiceRequest| {
+            let index = index.clone();
+            async move {
+                let (request, _) = request.into_parts();
+                let response = if is_api_path(request.path()) {
+                    no_route()
+                } else if wants_spa_fallback(request.method(), request.path()) {
+                    match NamedFile::open_async(&index).await {
+                        Ok(file) => file.into_response(&request),
+                        Err(error) => HttpResponse::InternalServerError().body(error.to_string()),
+                    }
+                } else {
+                    HttpResponse::NotFound()
+                        .content_type("text/plain; charset=utf-8")
+                        .body("404 Not Found")
+                };
+                Ok(ServiceResponse::new(request, response))
+            }
+        }))
+}
+
+/// Client-side routes: GET/HEAD of a path whose last segment has no file extension.
+fn wants_spa_fallback(method: &Method, path: &str) -> bool {
+    (method == Method::GET || method == Method::HEAD)
+        && !path
+            .rsplit('/')
+            .next()
+            .is_some_and(|segment| segment.contains('.'))
+}
+
+/// Handler form of [`no_route`].
+pub async fn no_route_handler() -> HttpResponse {
+    no_route()
+}
+
+/// What Supabase's API gateway answers for a path no service owns.
+pub fn no_route() -> HttpResponse {
+    HttpResponse::NotFound().json(json!({"message": "no Route matched with those values"}))
+}
+
+async fn not_built(request: actix_web::HttpRequest) -> HttpResponse {
+    if is_api_path(request.path()) {
+        return no_route();
+    }
+    HttpResponse::ServiceUnavailable()
+        .content_type("text/html; charset=utf-8")
+        .body(concat!(
+            "<!doctype html><html lang=\"es-CL\"><meta charset=\"utf-8\">",
+            "<title>Cielo</title><body style=\"font-family:sans-serif;margin:3rem\">",
+            "<h1>La aplicación web no está compilada</h1>",
+            "<p>Ejecute <code>make run</code> (o <code>npm run build</code> en ",
+            "<code>frontend/</code>) y vuelva a cargar esta página.</p></body></html>"
+        ))
+}
+
+/// Middleware: cache headers for the web app's responses (API responses are untouched).
+pub async fn cache_headers(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let path = request.path().to_owned();
+    let mut response = next.call(request).await?;
+    if is_api_path(&path) || response.status() != StatusCode::OK {
+        return Ok(response);
+    }
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        let value = if path.starts_with("/assets/") {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_paths_are_recognised_exactly() {
+        assert!(is_api_path("/rest/v1"));
+        assert!(is_api_path("/rest/v1/todos"));
+        assert!(is_api_path("/storage/v1/object"));
+        assert!(!is_api_path("/rest/v10"));
+        assert!(!is_api_path("/restaurants"));
+        assert!(!is_api_path("/"));
+    }
+
+    #[test]
+    fn only_extensionless_gets_fall_back_to_the_app() {
+        assert!(wants_spa_fallback(&Method::GET, "/planner/sequential/42"));
+        assert!(wants_spa_fallback(&Method::HEAD, "/dashboard"));
+        assert!(wants_spa_fallback(&Method::GET, "/v1.2/x"));
+        assert!(!wants_spa_fallback(&Method::GET, "/assets/missing.js"));
+        assert!(!wants_spa_fallback(&Method::POST, "/dashboard"));
+    }
+}
