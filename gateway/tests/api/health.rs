@@ -1,0 +1,80 @@
+use serde_json::Value;
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn gateway_health_reports_the_database() {
+    let app = spawn_app().await;
+    let response = app.get("/health").await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().contains_key("x-request-id"));
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["database"], "ok");
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[tokio::test]
+async fn gateway_health_is_503_when_the_database_is_gone() {
+    let app = spawn_app().await;
+    // Take this test's database away from under the running gateway.
+    let admin =
+        crate::helpers::admin_client(&app.database_url.replace(&app.database_name, "postgres"))
+            .await;
+    admin
+        .batch_execute(&format!("DROP DATABASE {} WITH (FORCE)", app.database_name))
+        .await
+        .unwrap();
+
+    let response = app.get("/health").await;
+    assert_eq!(response.status(), 503);
+    assert_eq!(response.headers()["retry-after"], "1");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "error");
+    assert_eq!(body["database"], "unavailable");
+
+    let response = app
+        .http
+        .get(app.url("/rest/v1/"))
+        .header("apikey", app.anon_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "PGRST001");
+}
+
+#[tokio::test]
+async fn auth_health_answers_like_gotrue_without_a_key() {
+    let app = spawn_app().await;
+    let response = app.get("/auth/v1/health").await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["name"], "GoTrue");
+    assert_eq!(
+        body["description"],
+        "GoTrue is a user registration and authentication API"
+    );
+    assert!(body["version"].as_str().unwrap().starts_with("cielo-"));
+}
+
+#[tokio::test]
+async fn rest_root_serves_an_openapi_document() {
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .get(app.url("/rest/v1/"))
+        .header("apikey", app.anon_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/openapi+json; charset=utf-8"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["swagger"], "2.0");
+    assert_eq!(body["basePath"], "/rest/v1");
+}

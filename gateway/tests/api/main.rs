@@ -1,0 +1,11 @@
+//! Integration tests: the real gateway over HTTP against a real PostgreSQL cluster.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+mod api_keys;
+mod binary;
+mod cors;
+mod database;
+mod health;
+mod helpers;
+mod services;
+mod web_app;

@@ -1,0 +1,117 @@
+//! The web app: static files, SPA fallback, cache headers, compression, runtime config.
+
+use serde_json::Value;
+
+use crate::helpers::{spawn_app, spawn_app_with};
+
+#[tokio::test]
+async fn root_and_client_routes_serve_index_html() {
+    let app = spawn_app().await;
+    for path in [
+        "/",
+        "/dashboard",
+        "/planner/sequential/42/class/7/edit",
+        "/dev/zones-sandbox",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert!(
+            response.text().await.unwrap().contains("fixture-index"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hashed_assets_are_immutable_and_compressed() {
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .get(app.url("/assets/app-3f2a1b.js"))
+        .header("Accept-Encoding", "br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(response.headers()["content-encoding"], "br");
+
+    let response = app
+        .http
+        .get(app.url("/assets/app-3f2a1b.js"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-encoding"], "gzip");
+    let original =
+        std::fs::metadata(crate::helpers::fixture_web_dir().join("assets/app-3f2a1b.js"))
+            .unwrap()
+            .len();
+    let compressed = response.bytes().await.unwrap().len() as u64;
+    assert!(compressed < original / 4, "{compressed} vs {original}");
+}
+
+#[tokio::test]
+async fn missing_files_are_404_not_the_app() {
+    let app = spawn_app().await;
+    let response = app.get("/assets/missing-123.js").await;
+    assert_eq!(response.status(), 404);
+    assert!(!response.text().await.unwrap().contains("fixture-index"));
+}
+
+#[tokio::test]
+async fn unknown_api_paths_answer_json_not_the_app() {
+    let app = spawn_app().await;
+    let response = app.get("/storage/v1/bucket").await;
+    assert_eq!(response.status(), 404);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["message"], "no Route matched with those values");
+}
+
+#[tokio::test]
+async fn path_traversal_stays_inside_the_web_dir() {
+    let app = spawn_app().await;
+    for path in [
+        "/../Cargo.toml",
+        "/assets/..%2f..%2fCargo.toml",
+        "/%2e%2e/%2e%2e/Cargo.toml",
+    ] {
+        let response = app.get(path).await;
+        let body = response.text().await.unwrap();
+        assert!(!body.contains("[package]"), "{path} escaped the web dir");
+    }
+}
+
+#[tokio::test]
+async fn runtime_config_points_the_app_at_the_api() {
+    let app = spawn_app_with(&[("API_EXTERNAL_URL", "https://cielo.example.cl")]).await;
+    let response = app.get("/config.json").await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["supabaseUrl"], "https://cielo.example.cl");
+    assert_eq!(body["supabaseAnonKey"], app.anon_key());
+}
+
+#[tokio::test]
+async fn an_unbuilt_app_says_how_to_build_it() {
+    let empty = tempfile::tempdir().unwrap();
+    let app = spawn_app_with(&[("WEB_DIR", empty.path().to_str().unwrap())]).await;
+    let response = app.get("/dashboard").await;
+    assert_eq!(response.status(), 503);
+    assert!(response.text().await.unwrap().contains("make run"));
+    // The API keeps working.
+    assert_eq!(app.get("/health").await.status(), 200);
+}

@@ -1,0 +1,50 @@
+// Starts the run's PostgreSQL cluster (embedded in a first gateway), migrates a template
+// database, runs every `tests/*.test.mjs` with node:test, and tears everything down.
+
+import { spawn } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { cieloBinary, freePort, startGateway, JWT_SECRET } from './harness.mjs'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+async function main() {
+  const dbPort = await freePort()
+  const primary = await startGateway({ DB_PORT: String(dbPort) })
+  const clusterUrl = primary.dbUrl.replace(/[^/]+$/, '')
+  const template = `cielo_template_${process.pid}`
+  let code = 1
+  try {
+    const admin = new pg.Client({ connectionString: `${clusterUrl}postgres` })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${template}`)
+    await admin.end()
+    await promisify(execFile)(cieloBinary(), ['migrate'], {
+      env: { PATH: process.env.PATH, DATABASE_URL: `${clusterUrl}${template}`, JWT_SECRET, RUST_LOG: 'warn' },
+    })
+
+    const files = readdirSync(join(here, 'tests'))
+      .filter((name) => name.endsWith('.test.mjs'))
+      .map((name) => join(here, 'tests', name))
+    const args = ['--test', '--test-reporter=spec', ...(process.env.TEST_ONLY ? ['--test-name-pattern', process.env.TEST_ONLY] : []), ...files]
+    code = await new Promise((done) => {
+      const child = spawn(process.execPath, args, {
+        stdio: 'inherit',
+        env: { ...process.env, CIELO_TEST_CLUSTER_URL: clusterUrl, CIELO_TEST_TEMPLATE: template },
+      })
+      child.on('exit', (exitCode) => done(exitCode ?? 1))
+    })
+  } finally {
+    await primary.stop()
+  }
+  process.exit(code)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
