@@ -1,0 +1,52 @@
+import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
+import type { AppConfig } from '../config/env'
+
+export type CieloClient = SupabaseClient
+
+export type CieloClientOptions = SupabaseClientOptions<'public'>
+
+/**
+ * Builds a Supabase client from the runtime config. Tests use this directly to
+ * inject a fake `fetch` (`{ global: { fetch } }`) at the network boundary.
+ */
+export function createSupabaseClient(config: AppConfig, options: CieloClientOptions = {}): CieloClient {
+  return createClient(config.supabaseUrl, config.supabaseAnonKey, options)
+}
+
+let client: CieloClient | undefined
+
+/**
+ * Creates the app's single Supabase client. Call once, after the runtime
+ * config is loaded (see `main.tsx`); later calls return the same instance.
+ */
+export function initSupabase(config: AppConfig): CieloClient {
+  client ??= createSupabaseClient(config)
+  return client
+}
+
+/** The app's Supabase client. Throws if {@link initSupabase} has not run yet. */
+export function getSupabase(): CieloClient {
+  if (!client) {
+    throw new Error('Supabase client used before initSupabase(config) was called.')
+  }
+  return client
+}
+
+/**
+ * supabase-js's authenticated fetch wrapper.
+ *
+ * `SupabaseClient.rest` and `SupabaseClient.fetch` are `protected`, but
+ * `client.schema()` is public and returns a `PostgrestClient` whose public
+ * `fetch` is the wrapper supabase-js installs (`fetchWithAuth`): it sets
+ * `apikey: <anon key>` and `Authorization: Bearer <session access token, or
+ * the anon key when signed out>` exactly like every `from()`/`rpc()` call,
+ * on top of the `global.fetch` the client was created with. `url` is the
+ * client's `{supabaseUrl}/rest/v1`.
+ */
+export function getClientFetch(supabase: CieloClient): { fetch: typeof fetch; restUrl: string } {
+  const rest = supabase.schema('public')
+  if (!rest.fetch) {
+    throw new Error('The Supabase client exposes no fetch implementation.')
+  }
+  return { fetch: rest.fetch, restUrl: rest.url }
+}

@@ -1,0 +1,40 @@
+import tailwindcss from '@tailwindcss/vite'
+import { defineConfig } from 'vitest/config'
+
+// Where `vite dev` proxies `/config.json` to, so the dev server picks up the
+// same runtime configuration the Rust gateway serves in production.
+const gatewayUrl = process.env.CIELO_GATEWAY_URL ?? 'http://localhost:54321'
+
+export default defineConfig({
+  plugins: [tailwindcss()],
+  // No @vitejs/plugin-react: esbuild compiles JSX with the automatic runtime.
+  esbuild: {
+    jsx: 'automatic',
+  },
+  server: {
+    proxy: {
+      '/config.json': { target: gatewayUrl, changeOrigin: true },
+    },
+  },
+  build: {
+    target: 'es2022',
+    rollupOptions: {
+      output: {
+        // Split the big, rarely-changing vendors so app-only deploys keep the
+        // browser cache for them.
+        manualChunks(id) {
+          if (id.includes('node_modules/@supabase/')) return 'supabase'
+          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react'
+          return undefined
+        },
+      },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    restoreMocks: true,
+    unstubEnvs: true,
+    unstubGlobals: true,
+  },
+})
