@@ -1,0 +1,36 @@
+# Cielo gateway image: the `cielo` binary (migrations embedded) plus the built web app.
+
+FROM node:22-bookworm-slim AS web
+WORKDIR /src/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci
+COPY frontend/ ./
+RUN npm run build
+
+FROM rust:1-bookworm AS gateway
+WORKDIR /src
+COPY Cargo.toml Cargo.lock rustfmt.toml clippy.toml ./
+COPY gateway gateway
+COPY realtime realtime
+COPY functions functions
+COPY sql sql
+RUN cargo build --release --locked --bin cielo
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --user-group --home-dir /var/lib/cielo cielo \
+ && mkdir -p /var/lib/cielo \
+ && chown cielo:cielo /var/lib/cielo
+COPY --from=gateway /src/target/release/cielo /usr/local/bin/cielo
+COPY --from=web /src/frontend/dist /usr/share/cielo/web
+USER cielo
+WORKDIR /var/lib/cielo
+ENV API_HOST=0.0.0.0 \
+    API_PORT=54321 \
+    DATA_DIR=/var/lib/cielo \
+    WEB_DIR=/usr/share/cielo/web
+EXPOSE 54321
+ENTRYPOINT ["cielo"]
+CMD ["serve"]

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs (or explains how to install) what the stack needs on this machine.
+#
+#   scripts/ensure-deps.sh run    what `make run` needs: Rust, Node.js, PostgreSQL binaries
+#   scripts/ensure-deps.sh test   plus Chromium (browser tests) and docker-compose (compose check)
+#
+# On Debian/Ubuntu as root, missing system packages are installed with apt-get; otherwise
+# the exact command to run is printed and the script fails.
+set -euo pipefail
+
+mode="${1:-run}"
+missing_packages=()
+problems=()
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+postgres_binaries() {
+  if [ -n "${PG_BIN_DIR:-}" ]; then
+    [ -x "$PG_BIN_DIR/initdb" ] && [ -x "$PG_BIN_DIR/postgres" ]
+    return
+  fi
+  have initdb && have postgres && return 0
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
+}
+
+have cargo || problems+=("Rust is missing: install it from https://rustup.rs (cargo and rustc 1.88+).")
+if have node; then
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  if [ "$major" -lt 20 ]; then
+    problems+=("Node.js $(node --version) is too old: install Node.js 20.19 or newer.")
+  fi
+else
+  problems+=("Node.js is missing: install Node.js 20.19 or newer (with npm).")
+fi
+
+# The embedded database is only needed without DATABASE_URL, but the tests always use it.
+if [ -z "${DATABASE_URL:-}" ] || [ "$mode" = test ]; then
+  postgres_binaries || missing_packages+=(postgresql postgresql-contrib)
+fi
+if [ "$mode" = test ]; then
+  have chromium || missing_packages+=(chromium)
+  have docker-compose || missing_packages+=(docker-compose)
+fi
+
+if [ ${#missing_packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && have apt-get; then
+    echo "Installing ${missing_packages[*]} with apt-get..."
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends "${missing_packages[@]}" >/dev/null 2>&1 \
+      || { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing_packages[@]}" >/dev/null; }
+  else
+    problems+=("Missing system packages: run \`sudo apt-get install -y ${missing_packages[*]}\` (Debian/Ubuntu).")
+  fi
+fi
+
+if [ ${#problems[@]} -gt 0 ]; then
+  printf 'Cannot continue:\n' >&2
+  printf '  - %s\n' "${problems[@]}" >&2
+  exit 1
+fi
