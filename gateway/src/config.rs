@@ -26,6 +26,7 @@ pub const DEFAULT_DB_PORT: u16 = 54322;
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub api: ApiSettings,
+    pub rest: RestSettings,
     pub database: DatabaseSettings,
     pub jwt: JwtSettings,
     pub smtp: SmtpSettings,
@@ -53,6 +54,34 @@ pub struct ApiSettings {
     pub shutdown_timeout: Duration,
     /// Serve the dev inbox to non-loopback clients too (`INBOX_ALLOW_REMOTE`).
     pub inbox_allow_remote: bool,
+    /// Require a project API key on /rest/v1, /auth/v1 and /realtime/v1, as Supabase's
+    /// hosted and self-hosted gateways do (`API_KEY_REQUIRED`). Supabase CLI's local stack
+    /// does not; set it to false to behave like that one.
+    pub api_key_required: bool,
+}
+
+/// rest/v1 settings, named as PostgREST's environment variables are in Supabase's
+/// self-hosting `.env`.
+#[derive(Debug, Clone)]
+pub struct RestSettings {
+    /// Schemas reachable through rest/v1 (`PGRST_DB_SCHEMAS`, comma separated; the first
+    /// is the default when no `Accept-Profile`/`Content-Profile` header is sent).
+    pub schemas: Vec<String>,
+    /// Schemas appended to each request's `search_path` (`PGRST_DB_EXTRA_SEARCH_PATH`).
+    pub extra_search_path: Vec<String>,
+    /// Most rows a read returns (`PGRST_DB_MAX_ROWS`; Supabase's default is 1000).
+    pub max_rows: Option<u64>,
+    /// Role of requests without a JWT (`PGRST_DB_ANON_ROLE`).
+    pub anon_role: String,
+    /// Allow `count()`, `sum()`… in `select` (`PGRST_DB_AGGREGATES_ENABLED`).
+    pub aggregates_enabled: bool,
+    /// Serve `application/vnd.pgrst.plan` (EXPLAIN) responses (`PGRST_DB_PLAN_ENABLED`).
+    pub plan_enabled: bool,
+    /// How transactions end (`PGRST_DB_TX_END`): `commit`, `commit-allow-override`,
+    /// `rollback`, `rollback-allow-override`.
+    pub tx_end: String,
+    /// Function called at the start of every request (`PGRST_DB_PRE_REQUEST`).
+    pub pre_request: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -91,6 +120,9 @@ pub struct JwtSettings {
     pub publishable_key: Option<SecretString>,
     /// Opaque secret key `sb_secret_…` (`SECRET_KEY`); derived when unset.
     pub secret_key: Option<SecretString>,
+    /// Public keys (a JWKS, as JSON or `@/path/to/file`) accepted for RS256/ES256 tokens
+    /// besides the HS256 secret (`JWT_JWKS`).
+    pub jwks: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -189,7 +221,37 @@ impl Settings {
             });
         }
 
+        let schemas = vars
+            .get("PGRST_DB_SCHEMAS")
+            .map(|raw| split_list(&raw))
+            .unwrap_or_else(|| vec!["public".to_owned()]);
+        if schemas.is_empty() {
+            return Err(ConfigError {
+                name: "PGRST_DB_SCHEMAS",
+                reason: "must name at least one schema".into(),
+            });
+        }
+        let max_rows: u64 = vars.parse("PGRST_DB_MAX_ROWS", 1000)?;
+
         Ok(Settings {
+            rest: RestSettings {
+                schemas,
+                extra_search_path: vars
+                    .get("PGRST_DB_EXTRA_SEARCH_PATH")
+                    .map(|raw| split_list(&raw))
+                    .unwrap_or_else(|| vec!["public".to_owned(), "extensions".to_owned()]),
+                // 0 means "no limit", as an unset db-max-rows does in PostgREST.
+                max_rows: (max_rows > 0).then_some(max_rows),
+                anon_role: vars
+                    .get("PGRST_DB_ANON_ROLE")
+                    .unwrap_or_else(|| "anon".to_owned()),
+                aggregates_enabled: vars.flag("PGRST_DB_AGGREGATES_ENABLED")?,
+                plan_enabled: vars.flag("PGRST_DB_PLAN_ENABLED")?,
+                tx_end: vars
+                    .get("PGRST_DB_TX_END")
+                    .unwrap_or_else(|| "commit".to_owned()),
+                pre_request: vars.get("PGRST_DB_PRE_REQUEST"),
+            },
             api: ApiSettings {
                 host: vars.parse("API_HOST", IpAddr::from([0, 0, 0, 0]))?,
                 port,
@@ -205,6 +267,7 @@ impl Settings {
                     .unwrap_or_else(|| PathBuf::from("frontend/dist")),
                 shutdown_timeout: Duration::from_secs(vars.parse("SHUTDOWN_TIMEOUT", 10)?),
                 inbox_allow_remote: vars.flag("INBOX_ALLOW_REMOTE")?,
+                api_key_required: vars.flag_or("API_KEY_REQUIRED", true)?,
             },
             database: DatabaseSettings {
                 url: database_url.map(SecretString::from),
@@ -222,6 +285,7 @@ impl Settings {
                 service_role_key: vars.get("SERVICE_ROLE_KEY").map(SecretString::from),
                 publishable_key: vars.get("PUBLISHABLE_KEY").map(SecretString::from),
                 secret_key: vars.get("SECRET_KEY").map(SecretString::from),
+                jwks: vars.get("JWT_JWKS"),
             },
             smtp: SmtpSettings {
                 host: vars.get("SMTP_HOST"),
@@ -295,12 +359,17 @@ impl Vars<'_> {
 
     /// Booleans as Compose files write them: true/false, 1/0, yes/no.
     fn flag(&self, name: &'static str) -> Result<bool, ConfigError> {
+        self.flag_or(name, false)
+    }
+
+    fn flag_or(&self, name: &'static str, default: bool) -> Result<bool, ConfigError> {
         match self
             .get(name)
             .map(|raw| raw.to_ascii_lowercase())
             .as_deref()
         {
-            None | Some("false" | "0" | "no" | "off") => Ok(false),
+            None => Ok(default),
+            Some("false" | "0" | "no" | "off") => Ok(false),
             Some("true" | "1" | "yes" | "on") => Ok(true),
             Some(other) => Err(ConfigError {
                 name,
@@ -457,6 +526,30 @@ mod tests {
                 .jwt
                 .expiry,
             Duration::from_secs(900)
+        );
+    }
+
+    #[test]
+    fn rest_settings_follow_postgrest_names() {
+        let s = settings(&[]).unwrap();
+        assert_eq!(s.rest.schemas, ["public"]);
+        assert_eq!(s.rest.extra_search_path, ["public", "extensions"]);
+        assert_eq!(s.rest.max_rows, Some(1000));
+        assert_eq!(s.rest.anon_role, "anon");
+        assert!(!s.rest.aggregates_enabled);
+        assert!(s.api.api_key_required);
+        let s = settings(&[
+            ("PGRST_DB_SCHEMAS", "public, personal"),
+            ("PGRST_DB_MAX_ROWS", "0"),
+            ("API_KEY_REQUIRED", "false"),
+        ])
+        .unwrap();
+        assert_eq!(s.rest.schemas, ["public", "personal"]);
+        assert_eq!(s.rest.max_rows, None);
+        assert!(!s.api.api_key_required);
+        assert_eq!(
+            settings(&[("PGRST_DB_SCHEMAS", " , ")]).unwrap_err().name,
+            "PGRST_DB_SCHEMAS"
         );
     }
 

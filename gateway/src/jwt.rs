@@ -1,8 +1,14 @@
-//! HS256 JSON Web Tokens signed with the project's `JWT_SECRET`.
+//! JSON Web Tokens: HS256 with the project's `JWT_SECRET`, plus asymmetric keys (RS256,
+//! ES256, …) from a configured JWKS.
 //!
 //! This module only signs and checks signatures; what a service does with the claims
-//! (role selection, expiry rules, error wording) belongs to that service.
+//! (role selection, expiry rules, error wording) belongs to that service. The algorithm is
+//! bound to the key: an HS256 token is only checked with the shared secret, an RS/ES token
+//! only with a JWKS key of the matching type, so a public key can never be used as an HMAC
+//! secret; `alg: none` is never accepted.
 
+use base64::Engine;
+use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::Value;
@@ -55,10 +61,126 @@ impl Hs256Key {
     }
 }
 
+/// Why a token's signature could not be verified, in the terms PostgREST reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifyError {
+    /// Not three dot-separated parts.
+    Parts(usize),
+    /// Header or payload not decodable (base64url, JSON, unknown `alg`).
+    Malformed,
+    /// `alg: none`.
+    Unsecured,
+    /// No configured key fits the token's `alg`/`kid`.
+    NoSuitableKey,
+    /// Keys fit but none verified the signature.
+    BadSignature,
+}
+
+/// Verifies tokens with the shared secret and the optional JWKS.
+#[derive(Clone)]
+pub struct JwtVerifier {
+    secret: Hs256Key,
+    keys: Vec<(Jwk, DecodingKey)>,
+}
+
+impl std::fmt::Debug for JwtVerifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtVerifier")
+            .field("asymmetric_keys", &self.keys.len())
+            .finish()
+    }
+}
+
+impl JwtVerifier {
+    pub fn new(secret: Hs256Key, jwks: Option<&JwkSet>) -> Self {
+        let keys = jwks
+            .map(|set| {
+                set.keys
+                    .iter()
+                    .filter_map(|jwk| {
+                        // Symmetric keys never come from a JWKS: the shared secret is the
+                        // only HMAC key, which rules out key confusion.
+                        if matches!(jwk.algorithm, AlgorithmParameters::OctetKey(_)) {
+                            return None;
+                        }
+                        DecodingKey::from_jwk(jwk)
+                            .ok()
+                            .map(|key| (jwk.clone(), key))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self { secret, keys }
+    }
+
+    /// Checks the signature and returns the claims (time claims are the caller's job).
+    pub fn verify(&self, token: &str) -> Result<Value, VerifyError> {
+        let parts = token.split('.').count();
+        if parts != 3 {
+            return Err(VerifyError::Parts(parts));
+        }
+        let header_part = token.split('.').next().unwrap_or_default();
+        let header_bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(header_part.trim_end_matches('='))
+            .map_err(|_| VerifyError::Malformed)?;
+        let raw_header: Value =
+            serde_json::from_slice(&header_bytes).map_err(|_| VerifyError::Malformed)?;
+        if raw_header.get("alg").and_then(Value::as_str) == Some("none") {
+            return Err(VerifyError::Unsecured);
+        }
+        let header = jsonwebtoken::decode_header(token).map_err(|_| VerifyError::Malformed)?;
+        let mut validation = Validation::new(header.alg);
+        validation.validate_exp = false;
+        validation.validate_nbf = false;
+        validation.validate_aud = false;
+        validation.required_spec_claims.clear();
+
+        let candidates: Vec<&DecodingKey> = match header.alg {
+            Algorithm::HS256 => vec![&self.secret.decoding],
+            alg => self
+                .keys
+                .iter()
+                .filter(|(jwk, _)| {
+                    let kid_matches = match (&header.kid, &jwk.common.key_id) {
+                        (Some(wanted), Some(have)) => wanted == have,
+                        (Some(_), None) => false,
+                        (None, _) => true,
+                    };
+                    let alg_matches = jwk
+                        .common
+                        .key_algorithm
+                        .map(|key_alg| format!("{key_alg:?}") == format!("{alg:?}"))
+                        .unwrap_or(true);
+                    let type_matches = matches!(
+                        (&jwk.algorithm, alg),
+                        (
+                            AlgorithmParameters::RSA(_),
+                            Algorithm::RS256 | Algorithm::RS384 | Algorithm::RS512
+                        ) | (
+                            AlgorithmParameters::EllipticCurve(_),
+                            Algorithm::ES256 | Algorithm::ES384
+                        ) | (AlgorithmParameters::OctetKeyPair(_), Algorithm::EdDSA)
+                    );
+                    kid_matches && alg_matches && type_matches
+                })
+                .map(|(_, key)| key)
+                .collect(),
+        };
+        if candidates.is_empty() {
+            return Err(VerifyError::NoSuitableKey);
+        }
+        for key in candidates {
+            if let Ok(data) = jsonwebtoken::decode::<Value>(token, key, &validation) {
+                return Ok(data.claims);
+            }
+        }
+        Err(VerifyError::BadSignature)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use base64::Engine;
     use serde_json::json;
 
     fn key(secret: &str) -> Hs256Key {
@@ -96,6 +218,34 @@ mod tests {
         let k = key("a-secret-that-is-at-least-32-characters");
         assert!(k.verify_signature(&format!("{header}.{body}.")).is_err());
         assert!(k.verify_signature(&format!("{header}.{body}")).is_err());
+    }
+
+    #[test]
+    fn verifier_distinguishes_failures_like_postgrest() {
+        let k = key("a-secret-that-is-at-least-32-characters");
+        let verifier = JwtVerifier::new(k.clone(), None);
+        let token = k.sign(&json!({"role": "authenticated"})).unwrap();
+        assert_eq!(verifier.verify(&token).unwrap()["role"], "authenticated");
+        assert_eq!(verifier.verify("a.b"), Err(VerifyError::Parts(2)));
+        assert_eq!(verifier.verify("a.b.c.d"), Err(VerifyError::Parts(4)));
+        assert_eq!(verifier.verify("!!.b.c"), Err(VerifyError::Malformed));
+        let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let none = format!(
+            "{}.{}.",
+            engine.encode(br#"{"alg":"none"}"#),
+            engine.encode(br#"{"role":"service_role"}"#)
+        );
+        assert_eq!(verifier.verify(&none), Err(VerifyError::Unsecured));
+        let rs = format!(
+            "{}.{}.c2ln",
+            engine.encode(br#"{"alg":"RS256","typ":"JWT"}"#),
+            engine.encode(br#"{"role":"service_role"}"#)
+        );
+        assert_eq!(verifier.verify(&rs), Err(VerifyError::NoSuitableKey));
+        let other = key("another-secret-that-is-at-least-32-chars")
+            .sign(&json!({"role": "x"}))
+            .unwrap();
+        assert_eq!(verifier.verify(&other), Err(VerifyError::BadSignature));
     }
 
     #[test]

@@ -21,7 +21,8 @@ use serde_json::json;
 use sha2::Sha256;
 
 use crate::config::Settings;
-use crate::jwt::Hs256Key;
+use crate::jwt::{Hs256Key, JwtVerifier};
+use jsonwebtoken::jwk::JwkSet;
 
 /// File in the data directory that keeps a generated JWT secret.
 pub const JWT_SECRET_FILE: &str = "jwt_secret";
@@ -51,6 +52,7 @@ pub enum ApiKeyKind {
 pub struct ApiKeys {
     jwt_secret: SecretString,
     signer: Hs256Key,
+    verifier: JwtVerifier,
     anon: SecretString,
     service_role: SecretString,
     publishable: SecretString,
@@ -76,6 +78,8 @@ pub enum KeyError {
     Sign(#[from] crate::jwt::JwtError),
     #[error("{name} is not signed with JWT_SECRET; regenerate it or unset it to derive it")]
     ForeignKey { name: &'static str },
+    #[error("JWT_JWKS is not a JSON Web Key Set: {0}")]
+    Jwks(String),
 }
 
 impl ApiKeys {
@@ -119,9 +123,12 @@ impl ApiKeys {
             .secret_key
             .clone()
             .unwrap_or_else(|| opaque_key(&jwt_secret, "sb_secret_"));
+        let jwks = settings.jwt.jwks.as_deref().map(parse_jwks).transpose()?;
+        let verifier = JwtVerifier::new(signer.clone(), jwks.as_ref());
         Ok(Self {
             jwt_secret,
             signer,
+            verifier,
             anon,
             service_role,
             publishable,
@@ -135,6 +142,11 @@ impl ApiKeys {
 
     pub fn signer(&self) -> &Hs256Key {
         &self.signer
+    }
+
+    /// Verifies bearer tokens (HS256 secret and JWKS keys).
+    pub fn verifier(&self) -> &JwtVerifier {
+        &self.verifier
     }
 
     /// The legacy anon key; safe to publish (it is what browsers use).
@@ -178,6 +190,17 @@ impl ApiKeys {
             .ok()
             .map(|_| ApiKeyKind::SignedJwt)
     }
+}
+
+/// `JWT_JWKS` is the JSON itself or `@path` of a file holding it.
+fn parse_jwks(raw: &str) -> Result<JwkSet, KeyError> {
+    let text = match raw.strip_prefix('@') {
+        Some(path) => {
+            fs::read_to_string(path).map_err(|error| KeyError::Jwks(format!("{path}: {error}")))?
+        }
+        None => raw.to_owned(),
+    };
+    serde_json::from_str(&text).map_err(|error| KeyError::Jwks(error.to_string()))
 }
 
 fn checked_legacy_key(

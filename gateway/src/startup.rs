@@ -18,6 +18,7 @@ use crate::config::{ConfigError, Settings};
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError};
 use crate::keys::{ApiKeys, KeyError};
+use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
 use crate::status::StatusInfo;
 use crate::{api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, web as webapp};
@@ -42,6 +43,8 @@ pub enum StartError {
     Server(#[source] std::io::Error),
     #[error("the embedded PostgreSQL server exited unexpectedly ({0}); see DATA_DIR/postgres.log")]
     DatabaseExited(String),
+    #[error(transparent)]
+    SchemaCache(#[from] LoadError),
 }
 
 /// The HTTP server, bound and ready to run.
@@ -83,8 +86,20 @@ const EXPOSED_HEADERS: &[&str] = &[
 ];
 
 impl Application {
-    /// Binds the listener and assembles every service. `API_PORT=0` picks a free port.
-    pub fn build(settings: Arc<Settings>, keys: ApiKeys, db: Database) -> Result<Self, StartError> {
+    /// Loads the schema cache, binds the listener and assembles every service.
+    /// `API_PORT=0` picks a free port.
+    pub async fn build(
+        settings: Arc<Settings>,
+        keys: ApiKeys,
+        db: Database,
+    ) -> Result<Self, StartError> {
+        let schema_cache = SchemaCacheState::start(
+            db.admin.clone(),
+            db.admin_config.clone(),
+            settings.rest.clone(),
+            "authenticator".to_owned(),
+        )
+        .await?;
         let address = format!("{}:{}", settings.api.host, settings.api.port);
         let listener =
             TcpListener::bind((settings.api.host, settings.api.port)).map_err(|source| {
@@ -104,6 +119,7 @@ impl Application {
             settings,
             keys,
             db,
+            schema_cache,
             started_at: Instant::now(),
         });
 
@@ -229,7 +245,7 @@ async fn serve_with_database(
 ) -> Result<(), StartError> {
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings).await?;
     let status = StatusInfo::new(&settings, &keys);
-    let app = Application::build(settings, keys, db)?;
+    let app = Application::build(settings, keys, db).await?;
     crate::status::print_started(&status);
 
     let handle = app.handle();

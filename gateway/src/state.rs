@@ -6,6 +6,7 @@ use std::time::Instant;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::keys::ApiKeys;
+use crate::rest_v1::schema_cache::reload::SchemaCacheState;
 
 /// Version of the gateway, reported by health endpoints.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -15,5 +16,6 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub keys: ApiKeys,
     pub db: Database,
+    pub schema_cache: Arc<SchemaCacheState>,
     pub started_at: Instant,
 }

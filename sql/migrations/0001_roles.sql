@@ -41,9 +41,3 @@ GRANT anon, authenticated, service_role TO authenticator;
 ALTER ROLE anon SET statement_timeout = '3s';
 ALTER ROLE authenticated SET statement_timeout = '8s';
 ALTER ROLE authenticator SET statement_timeout = '8s';
-
--- Unqualified names resolve in public, then extensions, as on Supabase.
-ALTER ROLE anon SET search_path = public, extensions;
-ALTER ROLE authenticated SET search_path = public, extensions;
-ALTER ROLE service_role SET search_path = public, extensions;
-ALTER ROLE authenticator SET search_path = public, extensions;

@@ -17,11 +17,12 @@ use tokio_postgres::NoTls;
 
 use crate::config::Settings;
 
-/// Both pools.
+/// Both pools, and the admin connection settings (for listening to notifications).
 #[derive(Clone, Debug)]
 pub struct Database {
     pub admin: Pool,
     pub api: Pool,
+    pub admin_config: tokio_postgres::Config,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -80,8 +81,9 @@ impl Database {
             recycle: Some(Duration::from_secs(5)),
         };
         Ok(Self {
-            admin: pool(admin_config, 4, timeouts)?,
+            admin: pool(admin_config.clone(), 4, timeouts)?,
             api: pool(api_config, settings.database.pool_size, timeouts)?,
+            admin_config,
         })
     }
 }

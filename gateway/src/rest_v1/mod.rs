@@ -1,104 +1,196 @@
 //! rest/v1: the PostgREST-compatible API.
 //!
-//! So far: the readiness root `GET /rest/v1/` (an OpenAPI 2.0 document, as PostgREST
-//! serves it) and PostgREST-shaped errors for everything else.
+//! A request goes through one pipeline, each stage in its own module:
+//!
+//! 1. [`auth`]: the bearer token (after the gateway's API-key mapping) → role and claims;
+//! 2. [`request`]: path, profile headers, query string, `Prefer`, `Range`, `Accept` →
+//!    [`request::api_request::ApiRequest`];
+//! 3. [`plan`]: names resolved against the [`schema_cache`];
+//! 4. [`sql`]: the plan as one parameterised statement;
+//! 5. [`execute`]: one transaction as the request's role;
+//! 6. [`response`]: status, `Content-Range`, preference and GUC headers, body;
+//! 7. [`error`]: every failure in PostgREST's error shape.
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
-use serde_json::{Value, json};
+pub mod auth;
+pub mod error;
+pub mod execute;
+pub mod openapi;
+pub mod plan;
+pub mod read;
+pub mod request;
+pub mod response;
+pub mod schema_cache;
+pub mod settings;
+pub mod sql;
 
-use crate::state::{AppState, VERSION};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use serde_json::Value;
+
+use self::auth::RequestAuth;
+use self::error::ApiError;
+use self::execute::RequestContext;
+use self::request::api_request::{ApiRequest, RawRequest, Resource};
+use self::schema_cache::SchemaCache;
+use self::sql::fragment::{ident, qualified};
+use crate::api_key::Credentials;
+use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
-    config.service(
-        web::scope("/rest/v1")
-            .route("", web::get().to(root))
-            .route("/", web::get().to(root))
-            .default_service(web::to(not_implemented)),
-    );
+    config.service(web::scope("/rest/v1").default_service(web::to(handle)));
 }
 
-/// A PostgREST error body: all four keys, null when empty.
-pub fn error(
-    status: StatusCode,
-    code: &str,
-    message: &str,
-    details: Option<&str>,
-    hint: Option<&str>,
-) -> HttpResponse {
-    HttpResponse::build(status)
-        .insert_header(("Proxy-Status", format!("PostgREST; error={code}")))
-        .json(json!({
-            "code": code,
-            "message": message,
-            "details": details,
-            "hint": hint,
-        }))
+/// Everything a stage after parsing needs.
+#[derive(Debug)]
+pub struct Request {
+    pub api: ApiRequest,
+    pub auth: RequestAuth,
+    pub cache: Arc<SchemaCache>,
+    pub context: RequestContext,
 }
 
-/// `GET /rest/v1/`: the OpenAPI root, or 503 while the database is unreachable (the
-/// client retries GETs on 503).
-async fn root(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    if let Err(reason) = crate::health::check_database(&state).await {
-        tracing::warn!(%reason, "rest/v1 root: database unavailable");
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "PGRST001",
-            "Database client error. Retrying the connection.",
-            Some(&reason),
-            None,
-        );
+async fn handle(http: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    match pipeline(&http, &state).await {
+        Ok(response) => response,
+        Err(error) => error.response(),
     }
-    HttpResponse::Ok()
-        .content_type("application/openapi+json; charset=utf-8")
-        .json(openapi_document(&request, &state))
 }
 
-fn openapi_document(request: &HttpRequest, state: &AppState) -> Value {
-    let external = &state.settings.api.external_url;
-    let host = match (external.host_str(), external.port()) {
-        (Some(host), Some(port)) => format!("{host}:{port}"),
-        (Some(host), None) => host.to_owned(),
-        _ => request.connection_info().host().to_owned(),
+async fn pipeline(http: &HttpRequest, state: &AppState) -> Result<HttpResponse, ApiError> {
+    let bearer = http
+        .extensions()
+        .get::<Credentials>()
+        .and_then(|credentials| credentials.bearer.clone());
+    let cache = state.schema_cache.get();
+    let now = chrono::Utc::now().timestamp();
+    let auth = auth::authenticate(
+        bearer.as_deref(),
+        state.keys.verifier(),
+        &cache.config.anon_role,
+        now,
+    )?;
+
+    let headers = lowercase_headers(http);
+    let path = http
+        .uri()
+        .path()
+        .strip_prefix("/rest/v1")
+        .unwrap_or_default()
+        .to_owned();
+    // The API gateway consumed `apikey`; it is never a filter.
+    let query = without_apikey(http.query_string());
+    let raw = RawRequest {
+        method: http.method(),
+        path: &path,
+        query: &query,
+        headers: &headers,
     };
-    json!({
-        "swagger": "2.0",
-        "info": {
-            "description": "",
-            "title": "standard public schema",
-            "version": VERSION,
-        },
-        "host": host,
-        "basePath": "/rest/v1",
-        "schemes": [external.scheme()],
-        "consumes": ["application/json", "application/vnd.pgrst.object+json;nulls=stripped", "application/vnd.pgrst.object+json", "text/csv"],
-        "produces": ["application/json", "application/vnd.pgrst.object+json;nulls=stripped", "application/vnd.pgrst.object+json", "text/csv"],
-        "paths": {
-            "/": {
-                "get": {
-                    "produces": ["application/openapi+json", "application/json"],
-                    "responses": {"200": {"description": "OK"}},
-                    "summary": "OpenAPI description (this document)",
-                    "tags": ["Introspection"],
+    let api = ApiRequest::parse(&raw, &cache.config)?;
+    let context = request_context(&api, &auth, &cache, &headers);
+    let request = Request {
+        api,
+        auth,
+        cache,
+        context,
+    };
+
+    match (&request.api.resource, request.api.method.clone()) {
+        (Resource::Root, Method::GET | Method::HEAD) => openapi::handle(&request, state).await,
+        (Resource::Root, Method::OPTIONS) => Ok(response::options("OPTIONS,GET,HEAD")),
+        (Resource::Relation(name), Method::GET | Method::HEAD) => {
+            read::handle(&request, name, state).await
+        }
+        (Resource::Relation(name), Method::OPTIONS) => read::options(&request, name),
+        _ => Err(ApiError::NotImplemented(
+            "Writes and function calls are not served by this gateway yet.".into(),
+        )),
+    }
+}
+
+/// The query string without `apikey=` parameters (the gateway's, as with Supabase's).
+fn without_apikey(query: &str) -> String {
+    if !query.contains("apikey") {
+        return query.to_owned();
+    }
+    query
+        .split('&')
+        .filter(|pair| pair.split('=').next() != Some("apikey"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Header names lower-cased, in request order.
+fn lowercase_headers(http: &HttpRequest) -> Vec<(String, String)> {
+    http.headers()
+        .iter()
+        .filter_map(|(name, value)| {
+            value
+                .to_str()
+                .ok()
+                .map(|value| (name.as_str().to_ascii_lowercase(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The transaction settings of a request, as PostgREST sets them.
+fn request_context(
+    api: &ApiRequest,
+    auth: &RequestAuth,
+    cache: &SchemaCache,
+    headers: &[(String, String)],
+) -> RequestContext {
+    let mut search_path = vec![ident(&api.schema)];
+    search_path.extend(
+        cache
+            .config
+            .extra_search_path
+            .iter()
+            .map(|schema| ident(schema)),
+    );
+    let mut header_map: BTreeMap<String, Value> = BTreeMap::new();
+    let mut cookies: BTreeMap<String, Value> = BTreeMap::new();
+    for (name, value) in headers {
+        if name == "cookie" {
+            for pair in value.split(';') {
+                if let Some((key, cookie)) = pair.split_once('=') {
+                    cookies.insert(
+                        key.trim().to_owned(),
+                        Value::String(cookie.trim().to_owned()),
+                    );
                 }
             }
+        } else {
+            header_map.insert(name.clone(), Value::String(value.clone()));
+        }
+    }
+    RequestContext {
+        search_path: search_path.join(", "),
+        role_settings: cache
+            .role_settings
+            .get(&auth.role)
+            .cloned()
+            .unwrap_or_default(),
+        role: auth.role.clone(),
+        claims: Value::Object(auth.claims.clone()).to_string(),
+        method: api.method.to_string(),
+        path: if api.path.is_empty() {
+            "/".to_owned()
+        } else {
+            api.path.clone()
         },
-        "definitions": {},
-        "parameters": {},
-        "externalDocs": {
-            "description": "PostgREST Documentation",
-            "url": "https://postgrest.org/en/latest/references/api.html",
-        },
-    })
-}
-
-/// Table and function endpoints are not served yet; say so in PostgREST's shape.
-async fn not_implemented() -> HttpResponse {
-    error(
-        StatusCode::BAD_REQUEST,
-        "PGRST127",
-        "Feature not implemented",
-        Some("Tables, views and functions are not served by this gateway yet."),
-        None,
-    )
+        headers: serde_json::to_string(&header_map).unwrap_or_else(|_| "{}".to_owned()),
+        cookies: serde_json::to_string(&cookies).unwrap_or_else(|_| "{}".to_owned()),
+        timezone: api.preferences.timezone.clone(),
+        anonymous: auth.anonymous,
+        pre_request: cache.config.pre_request.as_deref().map(|name| {
+            let call = match name.split_once('.') {
+                Some((schema, function)) => qualified(schema, function),
+                None => ident(name),
+            };
+            format!("SELECT {call}()")
+        }),
+    }
 }

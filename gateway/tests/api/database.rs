@@ -25,7 +25,8 @@ async fn as_role(
     client.batch_execute("BEGIN").await?;
     client
         .execute(
-            "SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)",
+            "SELECT set_config('search_path', 'public, extensions', true),
+                    set_config('role', $1, true), set_config('request.jwt.claims', $2, true)",
             &[&role, &claims],
         )
         .await?;

@@ -89,10 +89,17 @@ async fn start_cluster() -> TestCluster {
 
     let url = format!("{base_url}{template}");
     let settings = settings_for(&url, &[]);
-    let db = Database::connect_and_migrate(&SecretString::from(url), &settings)
+    let db = Database::connect_and_migrate(&SecretString::from(url.clone()), &settings)
         .await
         .expect("migrate the template database");
     drop(db);
+    // Every test database starts with the school fixture the rest/v1 tests read.
+    let fixture = std::fs::read_to_string(fixture_path("school.sql")).expect("read school.sql");
+    admin_client(&url)
+        .await
+        .batch_execute(&fixture)
+        .await
+        .expect("load the school fixture");
     wait_until_unused(&admin, &template).await;
 
     TestCluster {
@@ -159,7 +166,13 @@ pub fn free_port() -> u16 {
 }
 
 pub fn fixture_web_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/web")
+    fixture_path("web")
+}
+
+pub fn fixture_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn settings_for(database_url: &str, overrides: &[(&str, &str)]) -> Settings {
@@ -218,6 +231,27 @@ impl TestApp {
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.http.get(self.url(path)).send().await.expect("request")
     }
+
+    /// A rest/v1 request with the anon key, as supabase-js sends it.
+    pub fn rest(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        self.http
+            .request(method, self.url(&format!("/rest/v1{path}")))
+            .header("apikey", self.anon_key())
+    }
+
+    /// A signed access token for `claims` (HS256 with the project secret).
+    pub fn token(&self, claims: serde_json::Value) -> String {
+        self.keys.signer().sign(&claims).expect("sign")
+    }
+
+    /// An access token like GoTrue issues for the fixture's teacher `user_id`.
+    pub fn user_token(&self, user_id: &str) -> String {
+        let now = chrono::Utc::now().timestamp();
+        self.token(serde_json::json!({
+            "sub": user_id, "role": "authenticated", "aud": "authenticated",
+            "iat": now, "exp": now + 3600, "email": "", "app_metadata": {}, "user_metadata": {}
+        }))
+    }
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -256,7 +290,9 @@ pub async fn spawn_app_with(overrides: &[(&str, &str)]) -> TestApp {
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
         .await
         .expect("connect the test app to its database");
-    let app = Application::build(settings.clone(), keys.clone(), db).expect("build the app");
+    let app = Application::build(settings.clone(), keys.clone(), db)
+        .await
+        .expect("build the app");
     let port = app.port();
     tokio::spawn(app.run_until_stopped());
 

@@ -7,5 +7,6 @@ mod cors;
 mod database;
 mod health;
 mod helpers;
+mod rest_read;
 mod services;
 mod web_app;

@@ -39,12 +39,13 @@ async fn unknown_auth_paths_get_gotrues_plain_404() {
 }
 
 #[tokio::test]
-async fn rest_tables_are_not_served_yet_and_say_so_in_postgrest_shape() {
+async fn rest_writes_are_not_served_yet_and_say_so_in_postgrest_shape() {
     let app = spawn_app().await;
     let response = app
         .http
-        .get(app.url("/rest/v1/courses?select=*"))
+        .post(app.url("/rest/v1/schools"))
         .header("apikey", app.anon_key())
+        .json(&json!({"id": 9, "name": "Nueva"}))
         .send()
         .await
         .unwrap();

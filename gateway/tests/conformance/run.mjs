@@ -2,7 +2,7 @@
 // database, runs every `tests/*.test.mjs` with node:test, and tears everything down.
 
 import { spawn } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { execFile } from 'node:child_process'
@@ -26,6 +26,11 @@ async function main() {
     await promisify(execFile)(cieloBinary(), ['migrate'], {
       env: { PATH: process.env.PATH, DATABASE_URL: `${clusterUrl}${template}`, JWT_SECRET, RUST_LOG: 'warn' },
     })
+    // Every test database starts with the school fixture (the same one the Rust tests use).
+    const fixture = new pg.Client({ connectionString: `${clusterUrl}${template}` })
+    await fixture.connect()
+    await fixture.query(readFileSync(join(here, '../fixtures/school.sql'), 'utf8'))
+    await fixture.end()
 
     const files = readdirSync(join(here, 'tests'))
       .filter((name) => name.endsWith('.test.mjs'))

@@ -1,0 +1,632 @@
+//! Every rest/v1 failure, written in PostgREST's shape: a JSON object with `code`,
+//! `details`, `hint` and `message` (all four present, `null` when empty), the status
+//! PostgREST uses, `Proxy-Status: PostgREST; error=<code>`, and `WWW-Authenticate` on 401.
+//!
+//! The SQLSTATE → HTTP table is [`status_for_sqlstate`]. Client mistakes are never 5xx.
+
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use serde_json::{Value, json};
+
+use super::schema_cache::{Cardinality, QualifiedName, Relationship};
+
+/// A PostgreSQL error as the client sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgError {
+    pub code: String,
+    pub message: String,
+    pub detail: Option<String>,
+    pub hint: Option<String>,
+}
+
+impl From<&tokio_postgres::error::DbError> for PgError {
+    fn from(error: &tokio_postgres::error::DbError) -> Self {
+        Self {
+            code: error.code().code().to_owned(),
+            message: error.message().to_owned(),
+            detail: error.detail().map(str::to_owned),
+            hint: error.hint().map(str::to_owned),
+        }
+    }
+}
+
+/// Why a JWT was refused (PostgREST's wording).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JwtError {
+    /// PGRST301: the token cannot be decoded or verified.
+    Invalid {
+        message: String,
+        details: Option<String>,
+    },
+    /// PGRST303: the claims are invalid (expired, not yet valid, audience…).
+    Claims(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApiError {
+    /// PGRST100: the query string could not be parsed.
+    Parse { message: String, details: String },
+    /// PGRST102: the body is not valid for the request.
+    InvalidBody(String),
+    /// PGRST101
+    RpcMethod(String),
+    /// PGRST103 from the request itself (negative limit, inverted Range header).
+    InvalidRange(&'static str),
+    /// PGRST103 after counting: the offset is beyond the total.
+    OffsetBeyondTotal { offset: i64, total: i64 },
+    /// PGRST106
+    InvalidSchema {
+        schema: String,
+        exposed: Vec<String>,
+    },
+    /// PGRST107
+    UnsupportedMediaType(Vec<String>),
+    /// PGRST108
+    NotEmbedded(String),
+    /// PGRST116
+    Singular { rows: i64 },
+    /// PGRST117
+    UnsupportedMethod(String),
+    /// PGRST118
+    RelatedOrderNotToOne { relation: String, parent: String },
+    /// PGRST122
+    InvalidPreferences(Vec<String>),
+    /// PGRST123
+    AggregatesDisabled,
+    /// PGRST125
+    InvalidPath,
+    /// PGRST127
+    NotImplemented(String),
+    /// PGRST200
+    NoRelationship {
+        schema: String,
+        origin: String,
+        target: String,
+        hint: Option<String>,
+        suggestion: Option<String>,
+    },
+    /// PGRST201 (HTTP 300)
+    AmbiguousRelationship {
+        origin: String,
+        target: String,
+        candidates: Vec<Relationship>,
+    },
+    /// PGRST205
+    TableNotFound {
+        table: QualifiedName,
+        suggestion: Option<String>,
+    },
+    /// PGRST301 / PGRST303
+    Jwt(JwtError),
+    /// A PostgreSQL error; `anonymous` is whether the request ran as the anon role.
+    Database { error: PgError, anonymous: bool },
+    /// PGRST000/PGRST001: the database cannot be reached.
+    Unavailable(String),
+    /// PGRST003: no pooled connection became free in time.
+    PoolTimeout,
+    /// PGRST111
+    InvalidResponseHeaders,
+    /// PGRST112
+    InvalidResponseStatus,
+    /// Anything unexpected; logged, never shown in detail.
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn parse(message: impl Into<String>, details: impl Into<String>) -> Self {
+        ApiError::Parse {
+            message: message.into(),
+            details: details.into(),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Parse { .. }
+            | ApiError::InvalidBody(_)
+            | ApiError::NotEmbedded(_)
+            | ApiError::RelatedOrderNotToOne { .. }
+            | ApiError::InvalidPreferences(_)
+            | ApiError::AggregatesDisabled
+            | ApiError::NotImplemented(_)
+            | ApiError::NoRelationship { .. } => StatusCode::BAD_REQUEST,
+            ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => {
+                StatusCode::RANGE_NOT_SATISFIABLE
+            }
+            ApiError::InvalidSchema { .. }
+            | ApiError::UnsupportedMediaType(_)
+            | ApiError::Singular { .. } => StatusCode::NOT_ACCEPTABLE,
+            ApiError::UnsupportedMethod(_) | ApiError::RpcMethod(_) => {
+                StatusCode::METHOD_NOT_ALLOWED
+            }
+            ApiError::InvalidPath | ApiError::TableNotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::AmbiguousRelationship { .. } => StatusCode::MULTIPLE_CHOICES,
+            ApiError::Jwt(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Database { error, anonymous } => status_for_sqlstate(error, *anonymous),
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::PoolTimeout => StatusCode::GATEWAY_TIMEOUT,
+            ApiError::InvalidResponseHeaders
+            | ApiError::InvalidResponseStatus
+            | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> String {
+        match self {
+            ApiError::Parse { .. } => "PGRST100",
+            ApiError::RpcMethod(_) => "PGRST101",
+            ApiError::InvalidBody(_) => "PGRST102",
+            ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => "PGRST103",
+            ApiError::InvalidSchema { .. } => "PGRST106",
+            ApiError::UnsupportedMediaType(_) => "PGRST107",
+            ApiError::NotEmbedded(_) => "PGRST108",
+            ApiError::Singular { .. } => "PGRST116",
+            ApiError::UnsupportedMethod(_) => "PGRST117",
+            ApiError::RelatedOrderNotToOne { .. } => "PGRST118",
+            ApiError::InvalidPreferences(_) => "PGRST122",
+            ApiError::AggregatesDisabled => "PGRST123",
+            ApiError::InvalidPath => "PGRST125",
+            ApiError::NotImplemented(_) => "PGRST127",
+            ApiError::NoRelationship { .. } => "PGRST200",
+            ApiError::AmbiguousRelationship { .. } => "PGRST201",
+            ApiError::TableNotFound { .. } => "PGRST205",
+            ApiError::Jwt(JwtError::Invalid { .. }) => "PGRST301",
+            ApiError::Jwt(JwtError::Claims(_)) => "PGRST303",
+            ApiError::Database { error, .. } => return error.code.clone(),
+            ApiError::Unavailable(_) => "PGRST001",
+            ApiError::PoolTimeout => "PGRST003",
+            ApiError::InvalidResponseHeaders => "PGRST111",
+            ApiError::InvalidResponseStatus => "PGRST112",
+            ApiError::Internal(_) => "PGRST000",
+        }
+        .to_owned()
+    }
+
+    /// `(message, details, hint)`; `details` may be structured (PGRST201).
+    fn parts(&self) -> (String, Value, Option<String>) {
+        let text = |s: &str| Value::String(s.to_owned());
+        match self {
+            ApiError::Parse { message, details } => (message.clone(), text(details), None),
+            ApiError::InvalidBody(details) => (
+                "Empty or invalid json".to_owned(),
+                text(details),
+                None,
+            ),
+            ApiError::InvalidRange(details) => (
+                "Requested range not satisfiable".to_owned(),
+                text(details),
+                None,
+            ),
+            ApiError::OffsetBeyondTotal { offset, total } => (
+                "Requested range not satisfiable".to_owned(),
+                text(&format!(
+                    "An offset of {offset} was requested, but there are only {total} rows."
+                )),
+                None,
+            ),
+            ApiError::InvalidSchema { schema, exposed } => (
+                format!("Invalid schema: {schema}"),
+                Value::Null,
+                Some(format!(
+                    "Only the following schemas are exposed: {}",
+                    exposed.join(", ")
+                )),
+            ),
+            ApiError::UnsupportedMediaType(types) => (
+                format!(
+                    "None of these media types are available: {}",
+                    types.join(", ")
+                ),
+                Value::Null,
+                None,
+            ),
+            ApiError::NotEmbedded(name) => (
+                format!("'{name}' is not an embedded resource in this request"),
+                Value::Null,
+                Some(format!(
+                    "Verify that '{name}' is included in the 'select' query parameter."
+                )),
+            ),
+            ApiError::Singular { rows } => (
+                "Cannot coerce the result to a single JSON object".to_owned(),
+                text(&format!("The result contains {rows} rows")),
+                None,
+            ),
+            ApiError::RpcMethod(method) => (
+                format!("Cannot use the {method} method on RPC"),
+                Value::Null,
+                None,
+            ),
+            ApiError::UnsupportedMethod(method) => (
+                format!("Unsupported HTTP method: {method}"),
+                Value::Null,
+                None,
+            ),
+            ApiError::RelatedOrderNotToOne { relation, parent } => (
+                format!("A related order on '{relation}' is not possible"),
+                text(&format!(
+                    "'{parent}' and '{relation}' do not form a many-to-one or one-to-one relationship"
+                )),
+                None,
+            ),
+            ApiError::InvalidPreferences(invalid) => (
+                "Invalid preferences given with handling=strict".to_owned(),
+                text(&format!("Invalid preferences: {}", invalid.join(", "))),
+                None,
+            ),
+            ApiError::AggregatesDisabled => (
+                "Use of aggregate functions is not allowed".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::InvalidPath => (
+                "Invalid path specified in request URL".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::NotImplemented(details) => (
+                "Feature not implemented".to_owned(),
+                text(details),
+                None,
+            ),
+            ApiError::NoRelationship {
+                schema,
+                origin,
+                target,
+                hint,
+                suggestion,
+            } => (
+                format!(
+                    "Could not find a relationship between '{origin}' and '{target}' in the schema cache"
+                ),
+                text(&format!(
+                    "Searched for a foreign key relationship between '{origin}' and '{target}'{} in the schema '{schema}', but no matches were found.",
+                    hint.as_ref()
+                        .map(|hint| format!(" using the hint '{hint}'"))
+                        .unwrap_or_default()
+                )),
+                suggestion.clone(),
+            ),
+            ApiError::AmbiguousRelationship {
+                origin,
+                target,
+                candidates,
+            } => {
+                let details: Vec<Value> = candidates.iter().map(describe_relationship).collect();
+                let options: Vec<String> = candidates
+                    .iter()
+                    .map(|candidate| format!("'{target}!{}'", hint_for(candidate)))
+                    .collect();
+                (
+                    format!(
+                        "Could not embed because more than one relationship was found for '{origin}' and '{target}'"
+                    ),
+                    Value::Array(details),
+                    Some(format!(
+                        "Try changing '{target}' to one of the following: {}. Find the desired relationship in the 'details' key.",
+                        options.join(", ")
+                    )),
+                )
+            }
+            ApiError::TableNotFound { table, suggestion } => (
+                format!("Could not find the table '{table}' in the schema cache"),
+                Value::Null,
+                suggestion
+                    .as_ref()
+                    .map(|name| format!("Perhaps you meant the table '{}.{name}'", table.schema)),
+            ),
+            ApiError::Jwt(JwtError::Invalid { message, details }) => (
+                message.clone(),
+                details.as_deref().map(text).unwrap_or(Value::Null),
+                None,
+            ),
+            ApiError::Jwt(JwtError::Claims(message)) => (message.clone(), Value::Null, None),
+            ApiError::Database { error, .. } => (
+                error.message.clone(),
+                error.detail.as_deref().map(text).unwrap_or(Value::Null),
+                error.hint.clone(),
+            ),
+            ApiError::Unavailable(details) => (
+                "Database client error. Retrying the connection.".to_owned(),
+                text(details),
+                None,
+            ),
+            ApiError::PoolTimeout => (
+                "Timed out acquiring connection from connection pool.".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::InvalidResponseHeaders => (
+                "response.headers guc must be a JSON array composed of objects with a single key and a string value".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::InvalidResponseStatus => (
+                "response.status guc must be a valid status code".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::Internal(_) => (
+                "Internal server error".to_owned(),
+                Value::Null,
+                None,
+            ),
+        }
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> Value {
+        let (message, details, hint) = self.parts();
+        json!({
+            "code": self.code(),
+            "message": message,
+            "details": details,
+            "hint": hint,
+        })
+    }
+
+    pub fn response(&self) -> HttpResponse {
+        if let ApiError::Internal(cause) = self {
+            tracing::error!(%cause, "rest/v1 internal error");
+        }
+        let status = self.status();
+        let mut builder = HttpResponse::build(status);
+        builder.insert_header(("Proxy-Status", format!("PostgREST; error={}", self.code())));
+        match self {
+            ApiError::Jwt(JwtError::Invalid { message, .. } | JwtError::Claims(message)) => {
+                builder.insert_header((
+                    "WWW-Authenticate",
+                    format!(
+                        "Bearer error=\"invalid_token\", error_description=\"{}\"",
+                        message.replace('\\', "\\\\").replace('"', "\\\"")
+                    ),
+                ));
+            }
+            _ if status == StatusCode::UNAUTHORIZED => {
+                builder.insert_header(("WWW-Authenticate", "Bearer"));
+            }
+            _ => {}
+        }
+        if matches!(self, ApiError::Unavailable(_)) {
+            builder.insert_header(("Retry-After", "0"));
+        }
+        builder
+            .content_type("application/json; charset=utf-8")
+            .body(self.body().to_string())
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for ApiError {
+    fn from(error: deadpool_postgres::PoolError) -> Self {
+        match error {
+            deadpool_postgres::PoolError::Timeout(_) => ApiError::PoolTimeout,
+            other => ApiError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+/// PostgREST's SQLSTATE → HTTP status table.
+pub fn status_for_sqlstate(error: &PgError, anonymous: bool) -> StatusCode {
+    let code = error.code.as_str();
+    let class = code.get(..2).unwrap_or("");
+    let status = |n: u16| StatusCode::from_u16(n).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Some(custom) = code.strip_prefix("PT")
+        && let Ok(number) = custom.parse::<u16>()
+    {
+        return status(number);
+    }
+    match (class, code) {
+        ("08", _) => status(503),
+        ("09", _) => status(500),
+        ("0L", _) | ("0P", _) => status(403),
+        (_, "23503") | (_, "23505") => status(409),
+        (_, "25006") => status(405),
+        (_, "21000") if error.message.ends_with("requires a WHERE clause") => status(400),
+        (_, "21000") => status(500),
+        (_, "22023")
+            if error.message.starts_with("role \"")
+                && error.message.ends_with("does not exist") =>
+        {
+            status(401)
+        }
+        (_, "53400") => status(500),
+        ("53", _) | (_, "57P01") => status(503),
+        ("25", _)
+        | ("2D", _)
+        | ("38", _)
+        | ("39", _)
+        | ("3B", _)
+        | ("40", _)
+        | ("54", _)
+        | ("55", _)
+        | ("57", _)
+        | ("58", _)
+        | ("F0", _)
+        | ("HV", _)
+        | ("XX", _) => status(500),
+        (_, "P0001") => status(400),
+        ("P0", _) => status(500),
+        (_, "42P17") => status(500),
+        ("28", _) => status(403),
+        (_, "42883") if error.message.starts_with("function xmlagg(") => status(406),
+        (_, "42883") | (_, "42P01") => status(404),
+        (_, "42501") if anonymous => status(401),
+        (_, "42501") => status(403),
+        _ => status(400),
+    }
+}
+
+/// One entry of PGRST201's `details`.
+fn describe_relationship(relationship: &Relationship) -> Value {
+    let Relationship::ForeignKey {
+        table,
+        foreign_table,
+        cardinality,
+        ..
+    } = relationship
+    else {
+        return json!({});
+    };
+    let columns = |pairs: &[(String, String)], first: bool| -> String {
+        pairs
+            .iter()
+            .map(|(a, b)| if first { a.as_str() } else { b.as_str() })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (kind, description) = match cardinality {
+        Cardinality::ManyToOne {
+            constraint,
+            columns: pairs,
+        }
+        | Cardinality::OneToMany {
+            constraint,
+            columns: pairs,
+        }
+        | Cardinality::OneToOne {
+            constraint,
+            columns: pairs,
+            ..
+        } => (
+            match cardinality {
+                Cardinality::ManyToOne { .. } => "many-to-one",
+                Cardinality::OneToMany { .. } => "one-to-many",
+                _ => "one-to-one",
+            },
+            format!(
+                "{constraint} using {}({}) and {}({})",
+                table.name,
+                columns(pairs, true),
+                foreign_table.name,
+                columns(pairs, false)
+            ),
+        ),
+        Cardinality::ManyToMany(junction) => (
+            "many-to-many",
+            format!(
+                "{} using {}({}) and {}({})",
+                junction.table.name,
+                junction.constraint_source,
+                columns(&junction.columns_source, false),
+                junction.constraint_target,
+                columns(&junction.columns_target, false)
+            ),
+        ),
+    };
+    json!({
+        "cardinality": kind,
+        "embedding": format!("{} with {}", table.name, foreign_table.name),
+        "relationship": description,
+    })
+}
+
+/// What to put after `!` to pick this relationship.
+fn hint_for(relationship: &Relationship) -> String {
+    match relationship {
+        Relationship::ForeignKey { cardinality, .. } => match cardinality {
+            Cardinality::ManyToOne { constraint, .. }
+            | Cardinality::OneToMany { constraint, .. }
+            | Cardinality::OneToOne { constraint, .. } => constraint.clone(),
+            Cardinality::ManyToMany(junction) => junction.table.name.clone(),
+        },
+        Relationship::Computed { function, .. } => function.name.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pg(code: &str, message: &str) -> PgError {
+        PgError {
+            code: code.into(),
+            message: message.into(),
+            detail: None,
+            hint: None,
+        }
+    }
+
+    #[test]
+    fn sqlstates_map_like_postgrest() {
+        let cases = [
+            ("23505", "dup", false, 409),
+            ("23503", "fk", false, 409),
+            ("23502", "null", false, 400),
+            ("22P02", "invalid input", false, 400),
+            ("42501", "permission denied", true, 401),
+            ("42501", "permission denied", false, 403),
+            ("P0001", "raised", false, 400),
+            ("PT402", "pay", false, 402),
+            ("42P01", "no table", false, 404),
+            ("42883", "function f() does not exist", false, 404),
+            ("42883", "function xmlagg(x) does not exist", false, 406),
+            ("25006", "read-only", false, 405),
+            ("21000", "DELETE requires a WHERE clause", false, 400),
+            ("21000", "more than one row", false, 500),
+            ("22023", "role \"x\" does not exist", false, 401),
+            ("22023", "invalid parameter", false, 400),
+            ("40001", "serialization", false, 500),
+            (
+                "57014",
+                "canceling statement due to statement timeout",
+                false,
+                500,
+            ),
+            ("57P01", "terminating", false, 503),
+            ("53300", "too many connections", false, 503),
+            ("08006", "connection failure", false, 503),
+            ("28P01", "auth", false, 403),
+            ("42703", "column x does not exist", false, 400),
+        ];
+        for (code, message, anonymous, expected) in cases {
+            assert_eq!(
+                status_for_sqlstate(&pg(code, message), anonymous).as_u16(),
+                expected,
+                "{code} {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn bodies_have_all_four_keys_in_order() {
+        let body = ApiError::Singular { rows: 0 }.body();
+        assert_eq!(
+            body.to_string(),
+            r#"{"code":"PGRST116","details":"The result contains 0 rows","hint":null,"message":"Cannot coerce the result to a single JSON object"}"#
+        );
+        let body = ApiError::TableNotFound {
+            table: QualifiedName::new("public", "cursos"),
+            suggestion: Some("courses".into()),
+        }
+        .body();
+        assert_eq!(body["hint"], "Perhaps you meant the table 'public.courses'");
+        assert_eq!(
+            body["message"],
+            "Could not find the table 'public.cursos' in the schema cache"
+        );
+    }
+
+    #[test]
+    fn jwt_errors_carry_www_authenticate() {
+        let response = ApiError::Jwt(JwtError::Claims("JWT expired".into())).response();
+        assert_eq!(response.status(), 401);
+        assert_eq!(
+            response.headers().get("www-authenticate").unwrap(),
+            "Bearer error=\"invalid_token\", error_description=\"JWT expired\""
+        );
+        let response = ApiError::Database {
+            error: pg("42501", "permission denied for table x"),
+            anonymous: true,
+        }
+        .response();
+        assert_eq!(response.status(), 401);
+        assert_eq!(
+            response.headers().get("www-authenticate").unwrap(),
+            "Bearer"
+        );
+        assert_eq!(
+            response.headers().get("proxy-status").unwrap(),
+            "PostgREST; error=42501"
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! `application/vnd.pgrst.plan`: the statement's `EXPLAIN` instead of its rows (only when
+//! `PGRST_DB_PLAN_ENABLED` / `pgrst.db_plan_enabled` allows it).
+
+use serde_json::Value;
+
+use super::super::request::media::PlanOptions;
+use super::super::sql::fragment::SqlBuilder;
+
+/// `EXPLAIN (FORMAT JSON|TEXT[, ANALYZE, …]) <statement>`.
+pub fn statement(statement: SqlBuilder, json: bool, options: PlanOptions) -> SqlBuilder {
+    let mut flags = vec![if json { "FORMAT JSON" } else { "FORMAT TEXT" }];
+    for (on, flag) in [
+        (options.analyze, "ANALYZE"),
+        (options.verbose, "VERBOSE"),
+        (options.settings, "SETTINGS"),
+        (options.buffers, "BUFFERS"),
+        (options.wal, "WAL"),
+    ] {
+        if on {
+            flags.push(flag);
+        }
+    }
+    let mut explained = SqlBuilder::new();
+    explained
+        .push("EXPLAIN (")
+        .push(&flags.join(", "))
+        .push(") ")
+        .extend(statement);
+    explained
+}
+
+/// The plan as the response body: the JSON document, or the text lines.
+pub fn body(rows: &[tokio_postgres::Row], json: bool) -> String {
+    if json {
+        rows.first()
+            .and_then(|row| row.try_get::<_, Value>(0).ok())
+            .map(|plan| plan.to_string())
+            .unwrap_or_else(|| "[]".to_owned())
+    } else {
+        rows.iter()
+            .filter_map(|row| row.try_get::<_, String>(0).ok())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}

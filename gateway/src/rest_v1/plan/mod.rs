@@ -1,0 +1,6 @@
+//! Planning: resolving a parsed request against the schema cache. Pure: no I/O.
+
+pub mod explain;
+pub mod fuzzy;
+pub mod read;
+pub mod relationship;

@@ -1,0 +1,594 @@
+//! The read plan: the requested select tree with every name resolved against the schema
+//! cache — relations, relationships, embed paths of filters, orders and ranges.
+//!
+//! Pure: no I/O. Errors come in PostgREST's order: unknown table (PGRST205), unknown embed
+//! path (PGRST108), relationships (PGRST200/201), related order (PGRST108/118), aggregates
+//! (PGRST123/127).
+
+use super::super::error::ApiError;
+use super::super::request::ast::{
+    Aggregate, Direction, Embed, Field, Filter, IsValue, JoinType, JsonStep, LogicOperator,
+    LogicTree, Nulls, Operation, OrderTarget, OrderTerm, SelectItem,
+};
+use super::super::request::query_params::{QueryParams, RangeParam};
+use super::super::schema_cache::{Cardinality, QualifiedName, Relation, Relationship, SchemaCache};
+use super::fuzzy::FuzzySet;
+use super::relationship;
+
+/// How a node's columns are qualified in SQL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Qualifier {
+    /// The root and many-to-many targets: `"schema"."table"`.
+    Table(QualifiedName),
+    /// Other embedded nodes: `"clients_1"`.
+    Alias(String),
+}
+
+/// A column (possibly a computed column) with an optional JSON path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnRef {
+    pub name: String,
+    pub json_path: Vec<JsonStep>,
+    /// Declared type when the column is known to the cache (computed columns are not).
+    pub column_type: Option<String>,
+}
+
+impl ColumnRef {
+    pub fn is_json(&self) -> bool {
+        matches!(self.column_type.as_deref(), Some("json" | "jsonb"))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelectPlan {
+    Star,
+    Column {
+        column: ColumnRef,
+        /// Explicit output name (user alias, or the implicit name of a JSON path).
+        alias: Option<String>,
+        cast: Option<String>,
+        aggregate: Option<Aggregate>,
+        aggregate_cast: Option<String>,
+    },
+    Count {
+        alias: Option<String>,
+        cast: Option<String>,
+    },
+}
+
+impl SelectPlan {
+    pub fn is_aggregate(&self) -> bool {
+        matches!(
+            self,
+            SelectPlan::Count { .. }
+                | SelectPlan::Column {
+                    aggregate: Some(_),
+                    ..
+                }
+        )
+    }
+
+    /// The key this item has in the output object.
+    pub fn output_name(&self) -> String {
+        match self {
+            SelectPlan::Star => "*".to_owned(),
+            SelectPlan::Column {
+                column,
+                alias,
+                aggregate,
+                ..
+            } => alias.clone().unwrap_or_else(|| match aggregate {
+                Some(aggregate) => aggregate.name().to_owned(),
+                None => column.name.clone(),
+            }),
+            SelectPlan::Count { alias, .. } => alias.clone().unwrap_or_else(|| "count".to_owned()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    Filter {
+        column: ColumnRef,
+        negated: bool,
+        operation: Operation,
+    },
+    /// `embed=is.null` / `embed=not.is.null`: whether the embedded resource exists.
+    EmbedIsNull { agg_alias: String, negated: bool },
+    Tree {
+        negated: bool,
+        operator: LogicOperator,
+        children: Vec<Condition>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderBy {
+    Column(ColumnRef),
+    /// A column of a to-one child, read from its lateral join.
+    Related {
+        agg_alias: String,
+        column: ColumnRef,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderPlan {
+    pub by: OrderBy,
+    pub direction: Option<Direction>,
+    pub nulls: Option<Nulls>,
+}
+
+/// One node of the read tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadNode {
+    pub relation: QualifiedName,
+    pub qualifier: Qualifier,
+    pub select: Vec<SelectPlan>,
+    pub conditions: Vec<Condition>,
+    pub order: Vec<OrderPlan>,
+    pub limit: Option<i64>,
+    pub offset: i64,
+    pub children: Vec<ChildNode>,
+    pub depth: usize,
+}
+
+impl ReadNode {
+    pub fn has_aggregates(&self) -> bool {
+        self.select.iter().any(SelectPlan::is_aggregate)
+    }
+
+    /// True when nothing is selected here or below (`rel()`): only the join remains.
+    pub fn is_empty(&self) -> bool {
+        self.select.is_empty() && self.children.iter().all(|child| child.node.is_empty())
+    }
+}
+
+/// An embedded resource and how it joins its parent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildNode {
+    pub node: ReadNode,
+    pub relationship: Relationship,
+    pub join: JoinType,
+    /// Relation name as written in `select`.
+    pub name: String,
+    pub alias: Option<String>,
+    /// Alias of the lateral join: `<parent>_<name or alias>_<depth>`.
+    pub agg_alias: String,
+    pub spread: bool,
+    pub to_one: bool,
+}
+
+impl ChildNode {
+    pub fn output_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// Settings that shape a read plan.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadOptions {
+    pub max_rows: Option<u64>,
+    pub aggregates_enabled: bool,
+}
+
+/// Builds the plan for reading `table` in `schema`. `top_range` is the root's range
+/// after intersecting `limit`/`offset` with the `Range` header.
+pub fn plan_read(
+    cache: &SchemaCache,
+    schema: &str,
+    table: &str,
+    query: &QueryParams,
+    top_range: (Option<i64>, i64),
+    options: ReadOptions,
+) -> Result<ReadNode, ApiError> {
+    let relation = find_relation(cache, schema, table)?;
+    plan_read_of(cache, schema, relation, query, top_range, options)
+}
+
+/// PGRST205 with a "Perhaps you meant" hint.
+pub fn find_relation<'c>(
+    cache: &'c SchemaCache,
+    schema: &str,
+    table: &str,
+) -> Result<&'c Relation, ApiError> {
+    cache.relation(schema, table).ok_or_else(|| {
+        let names = cache.relation_names(schema);
+        ApiError::TableNotFound {
+            table: QualifiedName::new(schema, table),
+            suggestion: FuzzySet::new(names.iter().copied())
+                .best_match(table, 0.75)
+                .map(str::to_owned),
+        }
+    })
+}
+
+/// Like [`plan_read`] for an already resolved relation (also used over RPC results).
+pub fn plan_read_of(
+    cache: &SchemaCache,
+    schema: &str,
+    relation: &Relation,
+    query: &QueryParams,
+    top_range: (Option<i64>, i64),
+    options: ReadOptions,
+) -> Result<ReadNode, ApiError> {
+    // 1. The tree of the select parameter, with unresolved children.
+    let mut root = Draft::new(&query.select);
+
+    // 2. Filters, logic trees, orders and ranges go to the nodes their path names.
+    for (path, filter) in &query.filters {
+        root.at_path(path)?.filters.push(filter.clone());
+    }
+    for (path, tree) in &query.logic {
+        root.at_path(path)?.logic.push(tree.clone());
+    }
+    for (path, terms) in &query.order {
+        let node = root.at_path(path)?;
+        // The first `order` for a path wins.
+        if node.order.is_none() {
+            node.order = Some(terms.clone());
+        }
+    }
+    for RangeParam {
+        path,
+        limit,
+        offset,
+    } in &query.ranges
+    {
+        if path.is_empty() {
+            continue;
+        }
+        let node = root.at_path(path)?;
+        node.limit = *limit;
+        node.offset = *offset;
+    }
+
+    // 3. Resolve relationships and build the final tree.
+    let planner = Planner {
+        cache,
+        schema,
+        options,
+    };
+    let mut node = root.resolve(&planner, relation, 0, None, false)?;
+    node.limit = top_range.0;
+    node.offset = top_range.1;
+    apply_max_rows(&mut node, options.max_rows);
+    Ok(node)
+}
+
+/// What every node of one plan shares.
+#[derive(Debug, Clone, Copy)]
+struct Planner<'c> {
+    cache: &'c SchemaCache,
+    schema: &'c str,
+    options: ReadOptions,
+}
+
+/// The select tree while paths are being attached.
+#[derive(Debug)]
+struct Draft {
+    items: Vec<SelectItem>,
+    children: Vec<(Embed, Draft)>,
+    filters: Vec<Filter>,
+    logic: Vec<LogicTree>,
+    order: Option<Vec<OrderTerm>>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+impl Draft {
+    fn new(select: &[SelectItem]) -> Self {
+        let mut items = Vec::new();
+        let mut children = Vec::new();
+        for item in select {
+            match item {
+                SelectItem::Embed(embed) => {
+                    let child = Draft::new(&embed.select);
+                    children.push((embed.clone(), child));
+                }
+                other => items.push(other.clone()),
+            }
+        }
+        Self {
+            items,
+            children,
+            filters: Vec::new(),
+            logic: Vec::new(),
+            order: None,
+            limit: None,
+            offset: None,
+        }
+    }
+
+    /// The node at `path` (by alias or relation name); PGRST108 when a segment is not
+    /// embedded. Touched children move to the front, as in PostgREST.
+    fn at_path(&mut self, path: &[String]) -> Result<&mut Draft, ApiError> {
+        let Some((first, rest)) = path.split_first() else {
+            return Ok(self);
+        };
+        let position = self
+            .children
+            .iter()
+            .position(|(embed, _)| {
+                embed.alias.as_deref() == Some(first.as_str()) || embed.relation == *first
+            })
+            .ok_or_else(|| ApiError::NotEmbedded(first.clone()))?;
+        let child = self.children.remove(position);
+        self.children.insert(0, child);
+        self.children[0].1.at_path(rest)
+    }
+
+    fn resolve(
+        self,
+        planner: &Planner<'_>,
+        relation: &Relation,
+        depth: usize,
+        qualifier: Option<Qualifier>,
+        expand_star: bool,
+    ) -> Result<ReadNode, ApiError> {
+        let Planner {
+            cache,
+            schema,
+            options,
+        } = *planner;
+        let own_aggregates = self.items.iter().any(|item| {
+            matches!(
+                item,
+                SelectItem::Count { .. }
+                    | SelectItem::Field {
+                        aggregate: Some(_),
+                        ..
+                    }
+            )
+        });
+        let mut children = Vec::new();
+        for (embed, draft) in self.children {
+            let relationship = relationship::find(
+                cache,
+                schema,
+                &relation.name,
+                &embed.relation,
+                embed.hint.as_deref(),
+            )?;
+            let foreign = relationship.foreign_table().clone();
+            let child_depth = depth + 1;
+            let child_qualifier = match &relationship {
+                Relationship::ForeignKey {
+                    cardinality: Cardinality::ManyToMany(_),
+                    ..
+                } => Qualifier::Table(foreign.clone()),
+                _ => Qualifier::Alias(format!("{}_{child_depth}", foreign.name)),
+            };
+            let agg_alias = format!(
+                "{}_{}_{child_depth}",
+                relation.name.name,
+                embed.output_name()
+            );
+            let foreign_relation = cache.relations.get(&foreign);
+            let child_node = match foreign_relation {
+                // `*` becomes explicit columns under aggregates (to group by them) and in
+                // to-many spreads (each column becomes an array).
+                Some(foreign_relation) => draft.resolve(
+                    planner,
+                    foreign_relation,
+                    child_depth,
+                    Some(child_qualifier),
+                    expand_star || own_aggregates || (embed.spread && !relationship.is_to_one()),
+                )?,
+                None => {
+                    return Err(ApiError::Internal(format!(
+                        "relation {foreign} missing from the schema cache"
+                    )));
+                }
+            };
+            children.push(ChildNode {
+                to_one: relationship.is_to_one(),
+                node: child_node,
+                relationship,
+                join: embed.join.unwrap_or(JoinType::Left),
+                name: embed.relation.clone(),
+                alias: embed.alias.clone(),
+                agg_alias,
+                spread: embed.spread,
+            });
+        }
+
+        let column = |field: &Field| column_ref(relation, field);
+        let mut select: Vec<SelectPlan> = self
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                SelectItem::Star => Some(SelectPlan::Star),
+                SelectItem::Field {
+                    field,
+                    alias,
+                    cast,
+                    aggregate,
+                    aggregate_cast,
+                } => Some(SelectPlan::Column {
+                    column: column(field),
+                    alias: alias.clone().or_else(|| implicit_json_alias(field)),
+                    cast: cast.clone(),
+                    aggregate: *aggregate,
+                    aggregate_cast: aggregate_cast.clone(),
+                }),
+                SelectItem::Count { alias, cast } => Some(SelectPlan::Count {
+                    alias: alias.clone(),
+                    cast: cast.clone(),
+                }),
+                SelectItem::Embed(_) => None,
+            })
+            .collect();
+
+        let has_aggregates = select.iter().any(SelectPlan::is_aggregate)
+            || children
+                .iter()
+                .any(|child| child.spread && child.node.has_aggregates());
+        if has_aggregates && !options.aggregates_enabled {
+            return Err(ApiError::AggregatesDisabled);
+        }
+        for child in &children {
+            if child.spread && !child.to_one && child.node.has_aggregates() {
+                return Err(ApiError::NotImplemented(
+                    "Aggregates are not implemented for one-to-many or many-to-many spreads."
+                        .into(),
+                ));
+            }
+        }
+        // With aggregates, `*` becomes explicit columns so they can be grouped by.
+        if (has_aggregates || expand_star) && select.contains(&SelectPlan::Star) {
+            select = select
+                .into_iter()
+                .flat_map(|item| match item {
+                    SelectPlan::Star => relation
+                        .columns
+                        .iter()
+                        .map(|c| SelectPlan::Column {
+                            column: column(&Field::column(c.name.clone())),
+                            alias: None,
+                            cast: None,
+                            aggregate: None,
+                            aggregate_cast: None,
+                        })
+                        .collect(),
+                    other => vec![other],
+                })
+                .collect();
+        }
+
+        let mut conditions: Vec<Condition> = Vec::new();
+        for filter in &self.filters {
+            conditions.push(condition(relation, &children, filter));
+        }
+        for tree in &self.logic {
+            conditions.push(logic_condition(relation, &children, tree));
+        }
+
+        let mut order = Vec::new();
+        for term in self.order.unwrap_or_default() {
+            let by = match &term.target {
+                OrderTarget::Field(field) => OrderBy::Column(column(field)),
+                OrderTarget::Related {
+                    relation: name,
+                    field,
+                } => {
+                    let child = children
+                        .iter()
+                        .find(|child| {
+                            child.alias.as_deref() == Some(name.as_str()) || child.name == *name
+                        })
+                        .ok_or_else(|| ApiError::NotEmbedded(name.clone()))?;
+                    if !child.to_one {
+                        return Err(ApiError::RelatedOrderNotToOne {
+                            relation: name.clone(),
+                            parent: relation.name.name.clone(),
+                        });
+                    }
+                    let child_relation = cache.relations.get(child.relationship.foreign_table());
+                    OrderBy::Related {
+                        agg_alias: child.agg_alias.clone(),
+                        column: match child_relation {
+                            Some(child_relation) => column_ref(child_relation, field),
+                            None => ColumnRef {
+                                name: field.name.clone(),
+                                json_path: field.json_path.clone(),
+                                column_type: None,
+                            },
+                        },
+                    }
+                }
+            };
+            order.push(OrderPlan {
+                by,
+                direction: term.direction,
+                nulls: term.nulls,
+            });
+        }
+
+        Ok(ReadNode {
+            relation: relation.name.clone(),
+            qualifier: qualifier.unwrap_or_else(|| Qualifier::Table(relation.name.clone())),
+            select,
+            conditions,
+            order,
+            limit: self.limit,
+            offset: self.offset.unwrap_or(0),
+            children,
+            depth,
+        })
+    }
+}
+
+fn column_ref(relation: &Relation, field: &Field) -> ColumnRef {
+    ColumnRef {
+        name: field.name.clone(),
+        json_path: field.json_path.clone(),
+        column_type: relation.column(&field.name).map(|c| c.data_type.clone()),
+    }
+}
+
+/// A JSON path selects under the last key of the path (or the last key before a trailing
+/// index, else the column name).
+fn implicit_json_alias(field: &Field) -> Option<String> {
+    if field.json_path.is_empty() {
+        return None;
+    }
+    let key = field
+        .json_path
+        .iter()
+        .rev()
+        .find_map(|step| match step.key() {
+            super::super::request::ast::JsonKey::Key(key) => Some(key.clone()),
+            super::super::request::ast::JsonKey::Index(_) => None,
+        });
+    Some(key.unwrap_or_else(|| field.name.clone()))
+}
+
+/// A filter, or an embed-existence test when it is `is.null` on an embed's name.
+fn condition(relation: &Relation, children: &[ChildNode], filter: &Filter) -> Condition {
+    if filter.field.json_path.is_empty()
+        && matches!(filter.operation, Operation::Is(IsValue::Null))
+        && let Some(child) = children.iter().find(|child| {
+            child.alias.as_deref() == Some(filter.field.name.as_str())
+                || child.name == filter.field.name
+        })
+    {
+        return Condition::EmbedIsNull {
+            agg_alias: child.agg_alias.clone(),
+            negated: filter.negated,
+        };
+    }
+    Condition::Filter {
+        column: column_ref(relation, &filter.field),
+        negated: filter.negated,
+        operation: filter.operation.clone(),
+    }
+}
+
+fn logic_condition(relation: &Relation, children: &[ChildNode], tree: &LogicTree) -> Condition {
+    match tree {
+        LogicTree::Leaf(filter) => condition(relation, children, filter),
+        LogicTree::Node {
+            negated,
+            operator,
+            children: nodes,
+        } => Condition::Tree {
+            negated: *negated,
+            operator: *operator,
+            children: nodes
+                .iter()
+                .map(|node| logic_condition(relation, children, node))
+                .collect(),
+        },
+    }
+}
+
+/// `db-max-rows` caps every node, root and embedded.
+fn apply_max_rows(node: &mut ReadNode, max_rows: Option<u64>) {
+    if let Some(max) = max_rows.and_then(|max| i64::try_from(max).ok()) {
+        node.limit = Some(node.limit.map_or(max, |limit| limit.min(max)));
+    }
+    for child in &mut node.children {
+        apply_max_rows(&mut child.node, max_rows);
+    }
+}

@@ -1,0 +1,236 @@
+//! GET/HEAD on a table or view: plan, SQL, one read-only transaction, response.
+
+use actix_web::HttpResponse;
+use actix_web::http::Method;
+
+use super::Request;
+use super::error::ApiError;
+use super::execute;
+use super::plan::read::{ReadOptions, find_relation, plan_read_of};
+use super::request::media::MediaType;
+use super::request::preferences::{Action, Count};
+use super::response::{ResponseParts, options as options_response};
+use super::sql::read::{BodyFormat, CountMode, count_statement, read_statement};
+use crate::state::AppState;
+
+/// What the client will get, decided by `Accept`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Negotiated {
+    pub media: MediaType,
+    pub body: BodyFormat,
+    /// EXPLAIN instead of data (`application/vnd.pgrst.plan`).
+    pub plan: Option<MediaType>,
+}
+
+fn body_for(media: &MediaType) -> Option<(MediaType, BodyFormat)> {
+    Some(match media {
+        MediaType::Json | MediaType::Any => {
+            (MediaType::Json, BodyFormat::Array { strip_nulls: false })
+        }
+        MediaType::ArrayStripped => (media.clone(), BodyFormat::Array { strip_nulls: true }),
+        MediaType::Singular => (media.clone(), BodyFormat::Object { strip_nulls: false }),
+        MediaType::SingularStripped => (media.clone(), BodyFormat::Object { strip_nulls: true }),
+        MediaType::Csv => (media.clone(), BodyFormat::Csv),
+        MediaType::GeoJson => (media.clone(), BodyFormat::GeoJson),
+        _ => return None,
+    })
+}
+
+/// The first acceptable type of `Accept` that a read can produce (PGRST107 otherwise).
+pub fn negotiate(accept: &[MediaType], plan_enabled: bool) -> Result<Negotiated, ApiError> {
+    for media in accept {
+        if let MediaType::Plan { for_type, .. } = media {
+            if plan_enabled && let Some((_, body)) = body_for(for_type) {
+                return Ok(Negotiated {
+                    media: media.clone(),
+                    body,
+                    plan: Some(media.clone()),
+                });
+            }
+            continue;
+        }
+        if let Some((media, body)) = body_for(media) {
+            return Ok(Negotiated {
+                media,
+                body,
+                plan: None,
+            });
+        }
+    }
+    Err(ApiError::UnsupportedMediaType(
+        accept.iter().map(MediaType::mime).collect(),
+    ))
+}
+
+pub async fn handle(
+    request: &Request,
+    table: &str,
+    state: &AppState,
+) -> Result<HttpResponse, ApiError> {
+    let api = &request.api;
+    let cache = &request.cache;
+    let config = &cache.config;
+    let relation = find_relation(cache, &api.schema, table)?;
+    let plan = plan_read_of(
+        cache,
+        &api.schema,
+        relation,
+        &api.query,
+        api.range.limit_offset(),
+        ReadOptions {
+            max_rows: config.max_rows,
+            aggregates_enabled: config.aggregates_enabled,
+        },
+    )?;
+    let negotiated = negotiate(&api.accept, config.plan_enabled)?;
+    api.preferences.check_strict()?;
+
+    let head = api.method == Method::HEAD;
+    let body = if head {
+        BodyFormat::None
+    } else {
+        negotiated.body
+    };
+    let has_range = config.max_rows.is_some() || !api.range.is_all();
+    let max_rows = config.max_rows.and_then(|rows| i64::try_from(rows).ok());
+    let (count_mode, explain) = match api.preferences.count {
+        None => (CountMode::None, None),
+        Some(Count::Exact) => (CountMode::Exact { limit: None }, None),
+        Some(Count::Planned) => (CountMode::None, Some(count_statement(&plan))),
+        Some(Count::Estimated) => (
+            CountMode::Exact {
+                limit: max_rows.map(|rows| rows + 1),
+            },
+            Some(count_statement(&plan)),
+        ),
+    };
+    let statement = read_statement(&plan, body, count_mode, has_range);
+
+    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
+        let explained = super::plan::explain::statement(statement, *json, *options);
+        let rows = execute::query(&state.db.api, request.context.clone(), explained).await?;
+        let mut parts = ResponseParts::new(200);
+        parts.header("Content-Type", negotiated.media.content_type());
+        parts.body = Some(super::plan::explain::body(&rows, *json));
+        return Ok(parts.into_response());
+    }
+
+    let outcome = execute::read(&state.db.api, request.context.clone(), statement, explain).await?;
+    let total = match api.preferences.count {
+        None => None,
+        Some(Count::Exact) => outcome.total,
+        Some(Count::Planned) => outcome.planned_total,
+        Some(Count::Estimated) => match (outcome.total, outcome.planned_total, max_rows) {
+            (Some(exact), planned, Some(max)) if exact <= max => {
+                let _ = planned;
+                Some(exact)
+            }
+            (Some(exact), planned, _) => Some(planned.map_or(exact, |p| p.max(exact))),
+            (None, planned, _) => planned,
+        },
+    };
+
+    if matches!(
+        negotiated.media,
+        MediaType::Singular | MediaType::SingularStripped
+    ) && outcome.page_total != 1
+    {
+        return Err(ApiError::Singular {
+            rows: outcome.page_total,
+        });
+    }
+
+    let lower = api.range.limit_offset().1;
+    let (content_range, status) =
+        super::request::range::content_range(lower, outcome.page_total, total);
+    let mut parts = ResponseParts::new(status);
+    parts.header("Content-Range", content_range);
+    parts.header(
+        "Content-Location",
+        content_location(table, &api.query.canonical),
+    );
+    parts.header("Content-Type", negotiated.media.content_type());
+    if api.content_profile {
+        parts.header("Content-Profile", api.schema.clone());
+    }
+    if let Some(applied) =
+        api.preferences
+            .applied(Action::Read, config.tx_end.allows_override(), false)
+    {
+        parts.header("Preference-Applied", applied);
+    }
+    if status == 416 {
+        // The error body, with the read's own headers.
+        parts.body = Some(
+            ApiError::OffsetBeyondTotal {
+                offset: lower,
+                total: total.unwrap_or(0),
+            }
+            .body()
+            .to_string(),
+        );
+        return Ok(parts.into_response());
+    }
+    parts.apply_gucs(
+        outcome.response_headers.as_deref(),
+        outcome.response_status.as_deref(),
+    )?;
+    if !head {
+        parts.body = Some(outcome.body);
+    }
+    Ok(parts.into_response())
+}
+
+fn content_location(table: &str, canonical: &str) -> String {
+    if canonical.is_empty() {
+        format!("/{table}")
+    } else {
+        format!("/{table}?{canonical}")
+    }
+}
+
+/// `OPTIONS /table`: the methods the relation supports.
+pub fn options(request: &Request, table: &str) -> Result<HttpResponse, ApiError> {
+    let relation = find_relation(&request.cache, &request.api.schema, table)?;
+    let mut allow = String::from("OPTIONS,GET,HEAD");
+    if relation.insertable {
+        allow.push_str(",POST");
+    }
+    if relation.insertable && relation.updatable && !relation.primary_key.is_empty() {
+        allow.push_str(",PUT");
+    }
+    if relation.updatable {
+        allow.push_str(",PATCH");
+    }
+    if relation.deletable {
+        allow.push_str(",DELETE");
+    }
+    Ok(options_response(&allow))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest_v1::request::media::parse_accept;
+
+    #[test]
+    fn negotiation_picks_the_first_producible_type() {
+        let pick = |accept: &str| negotiate(&parse_accept(Some(accept)), false).map(|n| n.media);
+        assert_eq!(pick("*/*"), Ok(MediaType::Json));
+        assert_eq!(pick("text/csv, application/json"), Ok(MediaType::Csv));
+        assert_eq!(
+            pick("application/vnd.pgrst.object+json"),
+            Ok(MediaType::Singular)
+        );
+        let error = pick("text/unknowntype").unwrap_err();
+        assert_eq!(
+            error.body()["message"],
+            "None of these media types are available: text/unknowntype"
+        );
+        assert_eq!(
+            pick("application/vnd.pgrst.plan+json").unwrap_err().code(),
+            "PGRST107"
+        );
+        assert!(negotiate(&parse_accept(Some("application/vnd.pgrst.plan+json")), true).is_ok());
+    }
+}

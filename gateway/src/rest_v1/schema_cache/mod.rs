@@ -1,0 +1,244 @@
+//! What rest/v1 knows about the database: relations, columns, keys, relationships and
+//! routines of the exposed schemas.
+//!
+//! Loaded at start-up by [`introspect::load`], swapped atomically by [`reload`] when
+//! PostgreSQL sends `NOTIFY pgrst, 'reload schema'` (an event trigger does so after every
+//! DDL statement). Requests hold an `Arc` of the cache they started with, so a reload never
+//! disturbs a request in flight.
+
+pub mod introspect;
+pub mod node_tree;
+pub mod relationships;
+pub mod reload;
+
+use std::collections::HashMap;
+
+use super::settings::RestConfig;
+
+/// `schema.name` of a relation or routine.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct QualifiedName {
+    pub schema: String,
+    pub name: String,
+}
+
+impl QualifiedName {
+    pub fn new(schema: impl Into<String>, name: impl Into<String>) -> Self {
+        Self {
+            schema: schema.into(),
+            name: name.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for QualifiedName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.schema, self.name)
+    }
+}
+
+/// A table, view, materialized view, foreign table or partitioned table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relation {
+    pub name: QualifiedName,
+    pub description: Option<String>,
+    /// Views and materialized views.
+    pub is_view: bool,
+    pub insertable: bool,
+    pub updatable: bool,
+    pub deletable: bool,
+    /// Primary-key columns, sorted by name (views: derived from their base tables).
+    pub primary_key: Vec<String>,
+    /// Columns in attribute order.
+    pub columns: Vec<Column>,
+}
+
+impl Relation {
+    pub fn column(&self, name: &str) -> Option<&Column> {
+        self.columns.iter().find(|column| column.name == name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub name: String,
+    pub description: Option<String>,
+    pub nullable: bool,
+    /// Type as PostgREST reports it: base type of domains over catalog types, no typmod for
+    /// catalog types, schema-qualified otherwise.
+    pub data_type: String,
+    /// `format_type(atttypid, atttypmod)`: the declared type.
+    pub nominal_type: String,
+    pub max_length: Option<i32>,
+    pub default: Option<String>,
+    pub enum_values: Vec<String>,
+    /// Stored generated column (cannot be written).
+    pub generated: bool,
+}
+
+impl Column {
+    /// JSON path steps (`->`) can be applied directly to these.
+    pub fn is_json(&self) -> bool {
+        matches!(self.data_type.as_str(), "json" | "jsonb")
+    }
+}
+
+/// How two relations are related.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cardinality {
+    /// Referenced side → referencing side. Columns are `(this side, other side)`.
+    OneToMany {
+        constraint: String,
+        columns: Vec<(String, String)>,
+    },
+    /// Referencing side → referenced side.
+    ManyToOne {
+        constraint: String,
+        columns: Vec<(String, String)>,
+    },
+    /// Foreign key whose columns are unique. `is_parent` is true on the referenced side.
+    OneToOne {
+        constraint: String,
+        columns: Vec<(String, String)>,
+        is_parent: bool,
+    },
+    /// Through a junction relation.
+    ManyToMany(Junction),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Junction {
+    pub table: QualifiedName,
+    /// Constraint from the junction to the source relation.
+    pub constraint_source: String,
+    /// Constraint from the junction to the target relation.
+    pub constraint_target: String,
+    /// `(source column, junction column)` pairs.
+    pub columns_source: Vec<(String, String)>,
+    /// `(target column, junction column)` pairs.
+    pub columns_target: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Relationship {
+    /// Derived from foreign keys (directly or through views and junctions).
+    ForeignKey {
+        table: QualifiedName,
+        foreign_table: QualifiedName,
+        is_self: bool,
+        cardinality: Cardinality,
+        table_is_view: bool,
+        foreign_table_is_view: bool,
+    },
+    /// A function `f(table) RETURNS [SETOF] other_table`.
+    Computed {
+        function: QualifiedName,
+        table: QualifiedName,
+        foreign_table: QualifiedName,
+        to_one: bool,
+        is_self: bool,
+    },
+}
+
+impl Relationship {
+    pub fn table(&self) -> &QualifiedName {
+        match self {
+            Relationship::ForeignKey { table, .. } | Relationship::Computed { table, .. } => table,
+        }
+    }
+
+    pub fn foreign_table(&self) -> &QualifiedName {
+        match self {
+            Relationship::ForeignKey { foreign_table, .. }
+            | Relationship::Computed { foreign_table, .. } => foreign_table,
+        }
+    }
+
+    /// To-one relationships embed an object (or null); the others an array.
+    pub fn is_to_one(&self) -> bool {
+        match self {
+            Relationship::ForeignKey { cardinality, .. } => matches!(
+                cardinality,
+                Cardinality::ManyToOne { .. } | Cardinality::OneToOne { .. }
+            ),
+            Relationship::Computed { to_one, .. } => *to_one,
+        }
+    }
+}
+
+/// A function callable through `/rpc`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Routine {
+    pub name: QualifiedName,
+    pub description: Option<String>,
+    pub params: Vec<RoutineParam>,
+    pub returns: RoutineReturn,
+    pub volatility: Volatility,
+    /// `proconfig` settings applied for the call (`statement_timeout`, ...).
+    pub settings: Vec<(String, String)>,
+    pub isolation_level: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoutineParam {
+    pub name: String,
+    pub data_type: String,
+    pub required: bool,
+    pub variadic: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoutineReturn {
+    pub set_of: bool,
+    /// Returns rows of this relation (or a composite type of this name).
+    pub relation: Option<QualifiedName>,
+    pub composite: bool,
+    pub data_type: String,
+    pub is_void: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Volatility {
+    Immutable,
+    Stable,
+    Volatile,
+}
+
+/// The whole cache, with the settings it was loaded under.
+#[derive(Debug, Clone)]
+pub struct SchemaCache {
+    pub config: RestConfig,
+    pub relations: HashMap<QualifiedName, Relation>,
+    /// Relationships by their source relation, in PostgREST's order.
+    pub relationships: HashMap<QualifiedName, Vec<Relationship>>,
+    pub routines: HashMap<QualifiedName, Vec<Routine>>,
+    /// `ALTER ROLE … SET` settings of the API roles, applied per request.
+    pub role_settings: HashMap<String, Vec<(String, String)>>,
+    /// Comments on the exposed schemas.
+    pub schema_descriptions: HashMap<String, String>,
+}
+
+impl SchemaCache {
+    pub fn relation(&self, schema: &str, name: &str) -> Option<&Relation> {
+        self.relations.get(&QualifiedName::new(schema, name))
+    }
+
+    pub fn relationships_of(&self, relation: &QualifiedName) -> &[Relationship] {
+        self.relationships
+            .get(relation)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// Names of the relations of `schema`, for "Perhaps you meant" hints.
+    pub fn relation_names(&self, schema: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .relations
+            .keys()
+            .filter(|name| name.schema == schema)
+            .map(|name| name.name.as_str())
+            .collect();
+        names.sort_unstable();
+        names
+    }
+}

@@ -1,0 +1,185 @@
+//! Keeping the schema cache current.
+//!
+//! A dedicated connection `LISTEN`s on channel `pgrst`, as PostgREST does: the payloads
+//! `''`, `'reload schema'` and `'reload config'` reload the cache (the in-database config is
+//! part of it). The `pgrst_ddl_watch` event triggers send such a notification after every
+//! DDL statement. Reloads are coalesced: requests that arrive while a reload runs cause one
+//! more reload afterwards, not one each. A failed reload keeps the previous cache. When the
+//! listening connection drops it reconnects with back-off and reloads, since notifications
+//! may have been missed meanwhile.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use arc_swap::ArcSwap;
+use deadpool_postgres::Pool;
+use futures_util::StreamExt;
+use tokio::sync::{Notify, watch};
+use tokio_postgres::AsyncMessage;
+
+use super::SchemaCache;
+use super::introspect;
+use crate::config::RestSettings;
+
+/// Notification channel, as PostgREST's default `db-channel`.
+pub const CHANNEL: &str = "pgrst";
+
+/// The current cache and the machinery that refreshes it.
+#[derive(Debug)]
+pub struct SchemaCacheState {
+    current: ArcSwap<SchemaCache>,
+    settings: RestSettings,
+    authenticator: String,
+    pool: Pool,
+    reload_requested: Notify,
+    /// Incremented after every successful reload (tests wait on it).
+    generation: watch::Sender<u64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("could not get a connection to load the schema cache: {0}")]
+    Pool(#[from] deadpool_postgres::PoolError),
+    #[error("could not load the schema cache: {0}")]
+    Query(#[from] tokio_postgres::Error),
+}
+
+impl SchemaCacheState {
+    /// Loads the cache once (failing start-up if that fails) and starts the listener and
+    /// the reload worker. `listen_config` is the admin connection's configuration.
+    pub async fn start(
+        pool: Pool,
+        listen_config: tokio_postgres::Config,
+        settings: RestSettings,
+        authenticator: String,
+    ) -> Result<Arc<Self>, LoadError> {
+        let cache = load_with(&pool, &settings, &authenticator).await?;
+        let state = Arc::new(Self {
+            current: ArcSwap::from_pointee(cache),
+            settings,
+            authenticator,
+            pool,
+            reload_requested: Notify::new(),
+            generation: watch::channel(0).0,
+        });
+        tokio::spawn(reload_worker(state.clone()));
+        tokio::spawn(listen(state.clone(), listen_config));
+        Ok(state)
+    }
+
+    /// The cache as of now; keep the `Arc` for the whole request.
+    pub fn get(&self) -> Arc<SchemaCache> {
+        self.current.load_full()
+    }
+
+    /// Asks for a reload (coalesced with others).
+    pub fn request_reload(&self) {
+        self.reload_requested.notify_one();
+    }
+
+    /// Number of successful reloads since start-up.
+    pub fn generation(&self) -> watch::Receiver<u64> {
+        self.generation.subscribe()
+    }
+
+    async fn reload(&self) -> Result<(), LoadError> {
+        let cache = load_with(&self.pool, &self.settings, &self.authenticator).await?;
+        self.current.store(Arc::new(cache));
+        self.generation.send_modify(|generation| *generation += 1);
+        Ok(())
+    }
+}
+
+async fn load_with(
+    pool: &Pool,
+    settings: &RestSettings,
+    authenticator: &str,
+) -> Result<SchemaCache, LoadError> {
+    let mut client = pool.get().await?;
+    let started = std::time::Instant::now();
+    let cache = introspect::load(&mut client, settings, authenticator).await?;
+    tracing::info!(
+        relations = cache.relations.len(),
+        relationships = cache.relationships.values().map(Vec::len).sum::<usize>(),
+        routines = cache.routines.values().map(Vec::len).sum::<usize>(),
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "schema cache loaded"
+    );
+    Ok(cache)
+}
+
+/// Performs requested reloads one at a time; a request arriving during a reload is kept
+/// by `Notify` and causes exactly one more.
+async fn reload_worker(state: Arc<SchemaCacheState>) {
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        state.reload_requested.notified().await;
+        match state.reload().await {
+            Ok(()) => backoff = Duration::from_secs(1),
+            Err(error) => {
+                tracing::error!(%error, "schema cache reload failed; keeping the previous one");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(32));
+                state.request_reload();
+            }
+        }
+    }
+}
+
+/// Listens for `NOTIFY pgrst`, reconnecting with back-off.
+async fn listen(state: Arc<SchemaCacheState>, config: tokio_postgres::Config) {
+    let mut backoff = Duration::from_secs(1);
+    let mut reconnecting = false;
+    loop {
+        match config.connect(tokio_postgres::NoTls).await {
+            Ok((client, mut connection)) => {
+                let mut messages =
+                    futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                let listen_sql = format!("LISTEN {CHANNEL}");
+                // The LISTEN only completes while the connection is being polled.
+                let subscribed = {
+                    let listening = client.batch_execute(&listen_sql);
+                    let mut listening = std::pin::pin!(listening);
+                    loop {
+                        tokio::select! {
+                            result = &mut listening => break result.is_ok(),
+                            message = messages.next() => if message.is_none() { break false },
+                        }
+                    }
+                };
+                if subscribed {
+                    backoff = Duration::from_secs(1);
+                    if reconnecting {
+                        // Notifications may have been lost while disconnected.
+                        state.request_reload();
+                    }
+                    while let Some(message) = messages.next().await {
+                        match message {
+                            Ok(AsyncMessage::Notification(notification)) => {
+                                match notification.payload() {
+                                    "" | "reload schema" | "reload config" => {
+                                        state.request_reload()
+                                    }
+                                    other => {
+                                        tracing::debug!(payload = other, "ignoring notification")
+                                    }
+                                }
+                            }
+                            Ok(_) => {}
+                            Err(error) => {
+                                tracing::warn!(%error, "schema cache listener lost its connection");
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "schema cache listener could not connect");
+            }
+        }
+        reconnecting = true;
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(32));
+    }
+}

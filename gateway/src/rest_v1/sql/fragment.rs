@@ -1,0 +1,214 @@
+//! SQL text plus its parameters, built so that client input can only ever be a parameter.
+//!
+//! * Identifiers reach SQL only through [`ident`], the one audited quoting function, and
+//!   only after `plan` found them in the schema cache.
+//! * Every value the client sends is a parameter ([`SqlBuilder::param`]), transmitted in
+//!   text format with its type left for the server to infer from context — the same
+//!   semantics as an untyped SQL literal, so `id=eq.5` compares an integer column with 5
+//!   and `id=eq.x` fails with Postgres' own `22P02`.
+//! * Fixed SQL (keywords, operators from a closed list) is appended with [`SqlBuilder::push`].
+
+use bytes::BytesMut;
+use tokio_postgres::types::{Format, IsNull, ToSql, Type, to_sql_checked};
+
+/// Quotes an identifier: wraps it in double quotes and doubles inner quotes. NUL cannot be
+/// represented and is removed (Postgres would reject the statement anyway).
+pub fn ident(name: &str) -> String {
+    let mut quoted = String::with_capacity(name.len() + 2);
+    quoted.push('"');
+    for c in name.chars() {
+        match c {
+            '"' => quoted.push_str("\"\""),
+            '\0' => {}
+            other => quoted.push(other),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// `"schema"."name"`.
+pub fn qualified(schema: &str, name: &str) -> String {
+    format!("{}.{}", ident(schema), ident(name))
+}
+
+/// A parameter value sent in text format, whatever type the server infers for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextParam(pub String);
+
+impl ToSql for TextParam {
+    fn to_sql(
+        &self,
+        _ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        out.extend_from_slice(self.0.as_bytes());
+        Ok(IsNull::No)
+    }
+
+    fn accepts(_ty: &Type) -> bool {
+        true
+    }
+
+    fn encode_format(&self, _ty: &Type) -> Format {
+        Format::Text
+    }
+
+    to_sql_checked!();
+}
+
+/// Accumulates SQL text and parameters. Placeholders are kept as `NUL index NUL` markers
+/// while building — NUL can appear nowhere else (identifiers drop it, fixed SQL has none) —
+/// so builders can be combined with [`SqlBuilder::extend`] and numbered `$n` at the end.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SqlBuilder {
+    sql: String,
+    params: Vec<TextParam>,
+}
+
+const MARK: char = '\0';
+
+impl SqlBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends fixed SQL. Never call this with client input. (A NUL could only come from a
+    /// bug; it is dropped so it can never be mistaken for a placeholder marker.)
+    pub fn push(&mut self, sql: &str) -> &mut Self {
+        if sql.contains(MARK) {
+            self.sql.extend(sql.chars().filter(|c| *c != MARK));
+        } else {
+            self.sql.push_str(sql);
+        }
+        self
+    }
+
+    /// Appends a quoted identifier.
+    pub fn ident(&mut self, name: &str) -> &mut Self {
+        self.sql.push_str(&ident(name));
+        self
+    }
+
+    /// Appends a placeholder for `value` (type inferred by the server).
+    pub fn param(&mut self, value: impl Into<String>) -> &mut Self {
+        self.sql.push(MARK);
+        self.sql.push_str(&self.params.len().to_string());
+        self.sql.push(MARK);
+        self.params.push(TextParam(value.into()));
+        self
+    }
+
+    /// Appends another builder's SQL and parameters.
+    pub fn extend(&mut self, other: SqlBuilder) -> &mut Self {
+        let offset = self.params.len();
+        let mut parts = other.sql.split(MARK);
+        if let Some(text) = parts.next() {
+            self.sql.push_str(text);
+        }
+        while let (Some(index), Some(text)) = (parts.next(), parts.next()) {
+            let index: usize = index.parse().unwrap_or(0);
+            self.sql.push(MARK);
+            self.sql.push_str(&(index + offset).to_string());
+            self.sql.push(MARK);
+            self.sql.push_str(text);
+        }
+        self.params.extend(other.params);
+        self
+    }
+
+    /// Appends a placeholder with an explicit type: `$n::text`. `type_name` must be a
+    /// fixed, trusted type name.
+    pub fn typed_param(&mut self, value: impl Into<String>, type_name: &str) -> &mut Self {
+        self.param(value);
+        self.sql.push_str("::");
+        self.sql.push_str(type_name);
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sql.is_empty()
+    }
+
+    /// The SQL with `$n` placeholders.
+    pub fn sql(&self) -> String {
+        let mut out = String::with_capacity(self.sql.len());
+        for (position, part) in self.sql.split(MARK).enumerate() {
+            if position % 2 == 1 {
+                let index: usize = part.parse().unwrap_or(0);
+                out.push('$');
+                out.push_str(&(index + 1).to_string());
+            } else {
+                out.push_str(part);
+            }
+        }
+        out
+    }
+
+    pub fn params(&self) -> &[TextParam] {
+        &self.params
+    }
+
+    pub fn into_parts(self) -> (String, Vec<TextParam>) {
+        (self.sql(), self.params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_always_quoted_and_escaped() {
+        assert_eq!(ident("users"), "\"users\"");
+        assert_eq!(ident("Mixed Case"), "\"Mixed Case\"");
+        assert_eq!(
+            ident("x\"; drop table t; --"),
+            "\"x\"\"; drop table t; --\""
+        );
+        assert_eq!(ident("a\0b"), "\"ab\"");
+        assert_eq!(qualified("public", "t"), "\"public\".\"t\"");
+    }
+
+    #[test]
+    fn values_become_numbered_parameters() {
+        let mut sql = SqlBuilder::new();
+        sql.push("SELECT * FROM t WHERE ")
+            .ident("a")
+            .push(" = ")
+            .param("1'; drop table t; --")
+            .push(" AND ")
+            .ident("b")
+            .push(" = ")
+            .typed_param("k", "text");
+        assert_eq!(
+            sql.sql(),
+            "SELECT * FROM t WHERE \"a\" = $1 AND \"b\" = $2::text"
+        );
+        assert_eq!(sql.params().len(), 2);
+        assert_eq!(sql.params()[0].0, "1'; drop table t; --");
+    }
+
+    #[test]
+    fn extended_builders_are_renumbered() {
+        let mut inner = SqlBuilder::new();
+        inner
+            .ident("c$1")
+            .push(" = ")
+            .param("x")
+            .push(" OR ")
+            .param("y");
+        let mut outer = SqlBuilder::new();
+        outer.param("first").push(" AND (").extend(inner).push(")");
+        assert_eq!(outer.sql(), "$1 AND (\"c$1\" = $2 OR $3)");
+        let values: Vec<&str> = outer.params().iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(values, ["first", "x", "y"]);
+    }
+
+    #[test]
+    fn nul_in_identifiers_cannot_forge_placeholders() {
+        let mut sql = SqlBuilder::new();
+        sql.ident("a\u{0}1\u{0}b").push(" = ").param("v");
+        assert_eq!(sql.sql(), "\"a1b\" = $1");
+    }
+}

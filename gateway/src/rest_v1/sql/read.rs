@@ -1,0 +1,884 @@
+//! SQL for reads, in the shape PostgREST generates.
+//!
+//! ```sql
+//! WITH pgrst_source AS ( <node query> ) [, pgrst_source_count AS ( <count query> )]
+//! SELECT <total> AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total,
+//!        <body> AS body, <response.headers GUC>, <response.status GUC>
+//! FROM ( SELECT * FROM pgrst_source ) _postgrest_t
+//! ```
+//!
+//! Embedded resources are lateral subqueries: to-one ones become `row_to_json(…)::jsonb`,
+//! to-many ones `json_agg(…)::jsonb` (so embedded objects have jsonb key order, as in
+//! PostgREST), and the root array is built by `json_agg` in the database.
+
+use super::super::plan::read::{
+    ChildNode, ColumnRef, Condition, OrderBy, OrderPlan, Qualifier, ReadNode, SelectPlan,
+};
+use super::super::request::ast::{
+    Direction, FtsOperator, IsValue, JoinType, JsonKey, JsonStep, LogicOperator, Nulls, Operation,
+    Operator, Quantifier,
+};
+use super::super::schema_cache::{Cardinality, Relationship};
+use super::fragment::{SqlBuilder, ident, qualified};
+
+/// What the response body is built as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyFormat {
+    /// `application/json`: an array.
+    Array {
+        strip_nulls: bool,
+    },
+    /// `application/vnd.pgrst.object+json`: the first row (the caller checks there is one).
+    Object {
+        strip_nulls: bool,
+    },
+    Csv,
+    /// `application/geo+json` (needs PostGIS for `ST_AsGeoJSON`).
+    GeoJson,
+    /// HEAD: no body.
+    None,
+}
+
+/// Which total, if any, the statement computes itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountMode {
+    None,
+    /// Exact count, with the count CTE limited to `limit` rows when set (estimated).
+    Exact {
+        limit: Option<i64>,
+    },
+}
+
+/// The whole read statement.
+pub fn read_statement(
+    root: &ReadNode,
+    body: BodyFormat,
+    count: CountMode,
+    has_range: bool,
+) -> SqlBuilder {
+    let mut sql = SqlBuilder::new();
+    sql.push("WITH pgrst_source AS ( ");
+    node_query(&mut sql, root, None);
+    sql.push(" )");
+    let total = match count {
+        CountMode::None => "null::bigint".to_owned(),
+        // Without a limit anywhere, the page is the whole result.
+        CountMode::Exact { limit: None } if !has_range => {
+            "pg_catalog.count(_postgrest_t)".to_owned()
+        }
+        CountMode::Exact { limit } => {
+            sql.push(", pgrst_source_count AS ( ");
+            count_query(&mut sql, root, None);
+            if let Some(limit) = limit {
+                sql.push(" LIMIT ").param(limit.to_string());
+            }
+            sql.push(" )");
+            "(SELECT pg_catalog.count(*) FROM pgrst_source_count)".to_owned()
+        }
+    };
+    sql.push(" SELECT ")
+        .push(&total)
+        .push(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
+        .push(body_expression(body))
+        .push(
+            " AS body, nullif(current_setting('response.headers', true), '') AS response_headers, ",
+        )
+        .push("nullif(current_setting('response.status', true), '') AS response_status ")
+        .push("FROM ( SELECT * FROM pgrst_source ) _postgrest_t");
+    sql
+}
+
+/// The count query alone, for `EXPLAIN` (planned and estimated counts).
+pub fn count_statement(root: &ReadNode) -> SqlBuilder {
+    let mut sql = SqlBuilder::new();
+    count_query(&mut sql, root, None);
+    sql
+}
+
+fn body_expression(body: BodyFormat) -> &'static str {
+    match body {
+        BodyFormat::Array { strip_nulls: false } => "coalesce(json_agg(_postgrest_t), '[]')::text",
+        BodyFormat::Array { strip_nulls: true } => {
+            "coalesce(json_strip_nulls(json_agg(_postgrest_t)), '[]')::text"
+        }
+        BodyFormat::Object { strip_nulls: false } => {
+            "coalesce(json_agg(_postgrest_t)->0, 'null')::text"
+        }
+        BodyFormat::Object { strip_nulls: true } => {
+            "coalesce(json_strip_nulls(json_agg(_postgrest_t)->0), 'null')::text"
+        }
+        BodyFormat::Csv => concat!(
+            "(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k ",
+            "FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a) || E'\\n' || ",
+            "coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), E'\\n'), '')"
+        ),
+        BodyFormat::GeoJson => concat!(
+            "json_build_object('type', 'FeatureCollection', 'features', ",
+            "coalesce(json_agg(ST_AsGeoJSON(_postgrest_t)::json), '[]'))::text"
+        ),
+        BodyFormat::None => "''::text",
+    }
+}
+
+/// SQL text of a node's qualifier.
+fn qualifier_sql(qualifier: &Qualifier) -> String {
+    match qualifier {
+        Qualifier::Table(name) => qualified(&name.schema, &name.name),
+        Qualifier::Alias(alias) => ident(alias),
+    }
+}
+
+/// `<q>."col"` with its JSON path.
+fn column_expression(sql: &mut SqlBuilder, qualifier: &str, column: &ColumnRef) {
+    let base = format!("{qualifier}.{}", ident(&column.name));
+    json_path(sql, &base, column.is_json(), &column.json_path);
+}
+
+fn json_path(sql: &mut SqlBuilder, base: &str, is_json: bool, path: &[JsonStep]) {
+    if path.is_empty() {
+        sql.push(base);
+        return;
+    }
+    if is_json {
+        sql.push(base);
+    } else {
+        sql.push("to_jsonb(").push(base).push(")");
+    }
+    for step in path {
+        sql.push(match step {
+            JsonStep::Arrow(_) => "->",
+            JsonStep::DoubleArrow(_) => "->>",
+        });
+        match step.key() {
+            JsonKey::Key(key) => {
+                sql.param(key.clone());
+            }
+            JsonKey::Index(index) => {
+                sql.typed_param(format!("{index:+}"), "int");
+            }
+        }
+    }
+}
+
+fn select_item(sql: &mut SqlBuilder, qualifier: &str, item: &SelectPlan) {
+    match item {
+        SelectPlan::Star => {
+            sql.push(qualifier).push(".*");
+        }
+        SelectPlan::Column {
+            column,
+            alias,
+            cast,
+            aggregate,
+            aggregate_cast,
+        } => {
+            if aggregate_cast.is_some() {
+                sql.push("CAST( ");
+            }
+            if let Some(aggregate) = aggregate {
+                sql.push(&aggregate.name().to_uppercase()).push("(");
+            }
+            if cast.is_some() {
+                sql.push("CAST( ");
+            }
+            column_expression(sql, qualifier, column);
+            if let Some(cast) = cast {
+                // The parser only lets letters, digits, `_`, `$` and spaces through.
+                sql.push(" AS ").push(cast).push(" )");
+            }
+            if aggregate.is_some() {
+                sql.push(")");
+            }
+            if let Some(cast) = aggregate_cast {
+                sql.push(" AS ").push(cast).push(" )");
+            }
+            if let Some(alias) = alias {
+                sql.push(" AS ").ident(alias);
+            }
+        }
+        SelectPlan::Count { alias, cast } => {
+            if cast.is_some() {
+                sql.push("CAST( ");
+            }
+            sql.push("COUNT(").push(qualifier).push(".*)");
+            if let Some(cast) = cast {
+                sql.push(" AS ").push(cast).push(" )");
+            }
+            if let Some(alias) = alias {
+                sql.push(" AS ").ident(alias);
+            }
+        }
+    }
+}
+
+/// The output column names of a child, as its parent sees them in the lateral join.
+fn output_columns(node: &ReadNode) -> Vec<String> {
+    let mut names: Vec<String> = node
+        .select
+        .iter()
+        .filter(|item| !matches!(item, SelectPlan::Star))
+        .map(SelectPlan::output_name)
+        .collect();
+    for child in &node.children {
+        if child.spread {
+            names.extend(output_columns(&child.node));
+        } else if !child.node.is_empty() {
+            names.push(child.output_name().to_owned());
+        }
+    }
+    names
+}
+
+/// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT …` of one node. `parent` is the
+/// SQL qualifier of the parent node (for join conditions).
+fn node_query(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+    let qualifier = qualifier_sql(&node.qualifier);
+    let in_to_many_spread = parent.is_some_and(|(_, child)| child.spread && !child.to_one);
+    let hoisting = parent.is_some_and(|(_, child)| child.spread && child.to_one);
+
+    // SELECT list.
+    let mut items: Vec<SqlBuilder> = Vec::new();
+    let mut group_by: Vec<SqlBuilder> = Vec::new();
+    let own_aggregates = node.has_aggregates() && !hoisting;
+    for item in &node.select {
+        let mut fragment = SqlBuilder::new();
+        if hoisting && item.is_aggregate() {
+            // Aggregates inside a to-one spread are applied by the parent: select the input.
+            hoisted_input(&mut fragment, &qualifier, item);
+        } else {
+            select_item(&mut fragment, &qualifier, item);
+            if own_aggregates && !item.is_aggregate() {
+                group_by.push(group_key(&qualifier, item));
+            }
+        }
+        items.push(fragment);
+    }
+    if in_to_many_spread {
+        // Order helpers: the spread's arrays are ordered by these columns.
+        if let Some((_, child)) = parent {
+            for (index, term) in node.order.iter().enumerate() {
+                let mut fragment = SqlBuilder::new();
+                order_expression(&mut fragment, &qualifier, &term.by);
+                fragment
+                    .push(" AS ")
+                    .ident(&order_helper_name(child, term, index));
+                items.push(fragment);
+            }
+        }
+    }
+    let aggregated_here = node.has_aggregates()
+        || node
+            .children
+            .iter()
+            .any(|child| child.spread && child.to_one && child.node.has_aggregates());
+    for child in &node.children {
+        let agg = ident(&child.agg_alias);
+        if child.spread && child.node.select.contains(&SelectPlan::Star) {
+            // Only to-one spreads keep `*` (the planner expands it elsewhere): every column
+            // of the lateral join, nested embeds included.
+            let mut fragment = SqlBuilder::new();
+            fragment.push(&format!("{agg}.*"));
+            items.push(fragment);
+        } else if child.spread {
+            for item in &child.node.select {
+                let name = item.output_name();
+                let mut fragment = SqlBuilder::new();
+                if child.to_one && item.is_aggregate() {
+                    hoisted_aggregate(&mut fragment, &agg, item);
+                } else {
+                    fragment.push(&format!("{agg}.{}", ident(&name)));
+                    if aggregated_here {
+                        let mut key = SqlBuilder::new();
+                        key.push(&format!("{agg}.{}", ident(&name)));
+                        group_by.push(key);
+                    }
+                }
+                items.push(fragment);
+            }
+            for grandchild in &child.node.children {
+                for name in if grandchild.spread {
+                    output_columns(&grandchild.node)
+                } else if grandchild.node.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![grandchild.output_name().to_owned()]
+                } {
+                    let mut fragment = SqlBuilder::new();
+                    fragment.push(&format!("{agg}.{}", ident(&name)));
+                    items.push(fragment);
+                }
+            }
+        } else if !child.node.is_empty() {
+            let mut fragment = SqlBuilder::new();
+            if child.to_one {
+                fragment.push(&format!(
+                    "row_to_json({agg}.*)::jsonb AS {}",
+                    ident(child.output_name())
+                ));
+            } else {
+                fragment.push(&format!(
+                    "COALESCE( {agg}.{agg}, '[]') AS {}",
+                    ident(child.output_name())
+                ));
+            }
+            if aggregated_here {
+                let mut key = SqlBuilder::new();
+                key.ident(child.output_name());
+                group_by.push(key);
+            }
+            items.push(fragment);
+        }
+    }
+    sql.push("SELECT ");
+    if items.is_empty() {
+        sql.push(&qualifier).push(".*");
+    }
+    join_fragments(sql, items, ", ");
+
+    // FROM.
+    sql.push(" FROM ");
+    from_clause(sql, node, parent);
+
+    for child in &node.children {
+        lateral_join(sql, child, &qualifier);
+    }
+
+    // WHERE: the node's conditions, then the join conditions.
+    let mut conditions: Vec<SqlBuilder> = Vec::new();
+    for condition in &node.conditions {
+        let mut fragment = SqlBuilder::new();
+        render_condition(&mut fragment, &qualifier, condition, node, Context::Main);
+        conditions.push(fragment);
+    }
+    if let Some((parent_qualifier, child)) = parent {
+        conditions.extend(join_conditions(child, &qualifier, parent_qualifier));
+    }
+    if !conditions.is_empty() {
+        sql.push(" WHERE ");
+        join_fragments(sql, conditions, " AND ");
+    }
+
+    if !group_by.is_empty() {
+        sql.push(" GROUP BY ");
+        join_fragments(sql, group_by, ", ");
+    }
+
+    if !node.order.is_empty() && !in_to_many_spread {
+        sql.push(" ORDER BY ");
+        let terms: Vec<SqlBuilder> = node
+            .order
+            .iter()
+            .map(|term| {
+                let mut fragment = SqlBuilder::new();
+                order_term(&mut fragment, &qualifier, term);
+                fragment
+            })
+            .collect();
+        join_fragments(sql, terms, ", ");
+    }
+
+    range_clause(sql, node.limit, node.offset);
+}
+
+fn range_clause(sql: &mut SqlBuilder, limit: Option<i64>, offset: i64) {
+    match limit {
+        Some(limit) => {
+            sql.push(" LIMIT ")
+                .param(limit.to_string())
+                .push(" OFFSET ")
+                .param(offset.to_string());
+        }
+        None if offset > 0 => {
+            sql.push(" LIMIT ALL OFFSET ").param(offset.to_string());
+        }
+        None => {}
+    }
+}
+
+/// Appends fragments separated by `separator`.
+fn join_fragments(sql: &mut SqlBuilder, fragments: Vec<SqlBuilder>, separator: &str) {
+    for (index, fragment) in fragments.into_iter().enumerate() {
+        if index > 0 {
+            sql.push(separator);
+        }
+        sql.extend(fragment);
+    }
+}
+
+fn group_key(qualifier: &str, item: &SelectPlan) -> SqlBuilder {
+    let mut key = SqlBuilder::new();
+    match item {
+        SelectPlan::Column {
+            alias: Some(alias), ..
+        } => {
+            key.ident(alias);
+        }
+        SelectPlan::Column { column, cast, .. } => {
+            if cast.is_some() {
+                key.push("CAST( ");
+            }
+            column_expression(&mut key, qualifier, column);
+            if let Some(cast) = cast {
+                key.push(" AS ").push(cast).push(" )");
+            }
+        }
+        SelectPlan::Star => {
+            key.push(qualifier).push(".*");
+        }
+        SelectPlan::Count { .. } => {}
+    }
+    key
+}
+
+/// Inside a to-one spread: the aggregate's input under the aggregate's output name.
+fn hoisted_input(sql: &mut SqlBuilder, qualifier: &str, item: &SelectPlan) {
+    let name = item.output_name();
+    match item {
+        SelectPlan::Column { column, cast, .. } => {
+            if cast.is_some() {
+                sql.push("CAST( ");
+            }
+            column_expression(sql, qualifier, column);
+            if let Some(cast) = cast {
+                sql.push(" AS ").push(cast).push(" )");
+            }
+        }
+        _ => {
+            sql.push(qualifier);
+        }
+    }
+    sql.push(" AS ").ident(&name);
+}
+
+/// In the parent of a to-one spread: the aggregate over the spread's column.
+fn hoisted_aggregate(sql: &mut SqlBuilder, agg: &str, item: &SelectPlan) {
+    let name = item.output_name();
+    let (function, aggregate_cast) = match item {
+        SelectPlan::Column {
+            aggregate,
+            aggregate_cast,
+            ..
+        } => (
+            aggregate.map(|a| a.name().to_uppercase()),
+            aggregate_cast.clone(),
+        ),
+        SelectPlan::Count { cast, .. } => (Some("COUNT".to_owned()), cast.clone()),
+        SelectPlan::Star => (None, None),
+    };
+    if aggregate_cast.is_some() {
+        sql.push("CAST( ");
+    }
+    sql.push(&function.unwrap_or_default())
+        .push("(")
+        .push(&format!("{agg}.{}", ident(&name)))
+        .push(")");
+    if let Some(cast) = aggregate_cast {
+        sql.push(" AS ").push(&cast).push(" )");
+    }
+    sql.push(" AS ").ident(&name);
+}
+
+fn order_helper_name(child: &ChildNode, term: &OrderPlan, index: usize) -> String {
+    let column = match &term.by {
+        OrderBy::Column(column) | OrderBy::Related { column, .. } => column.name.clone(),
+    };
+    format!("{}_{}_{}", child.agg_alias, column, index + 1)
+}
+
+fn order_expression(sql: &mut SqlBuilder, qualifier: &str, by: &OrderBy) {
+    match by {
+        OrderBy::Column(column) => column_expression(sql, qualifier, column),
+        OrderBy::Related { agg_alias, column } => column_expression(sql, &ident(agg_alias), column),
+    }
+}
+
+fn order_term(sql: &mut SqlBuilder, qualifier: &str, term: &OrderPlan) {
+    order_expression(sql, qualifier, &term.by);
+    order_modifiers(sql, term);
+}
+
+fn order_modifiers(sql: &mut SqlBuilder, term: &OrderPlan) {
+    match term.direction {
+        Some(Direction::Asc) => {
+            sql.push(" ASC");
+        }
+        Some(Direction::Desc) => {
+            sql.push(" DESC");
+        }
+        None => {}
+    }
+    match term.nulls {
+        Some(Nulls::First) => {
+            sql.push(" NULLS FIRST");
+        }
+        Some(Nulls::Last) => {
+            sql.push(" NULLS LAST");
+        }
+        None => {}
+    }
+}
+
+/// `FROM` of a node: its relation (aliased), plus the junction for many-to-many, or the
+/// function call for a computed relationship.
+fn from_clause(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+    let table = qualified(&node.relation.schema, &node.relation.name);
+    match parent.map(|(parent_qualifier, child)| (parent_qualifier, &child.relationship)) {
+        Some((
+            parent_qualifier,
+            Relationship::Computed {
+                function,
+                table: origin,
+                ..
+            },
+        )) => {
+            let argument = if parent_qualifier.contains('.') {
+                ident(&origin.name)
+            } else {
+                parent_qualifier.to_owned()
+            };
+            sql.push(&qualified(&function.schema, &function.name))
+                .push("(")
+                .push(&argument)
+                .push("::")
+                .push(&qualified(&origin.schema, &origin.name))
+                .push(")");
+            if let Qualifier::Alias(alias) = &node.qualifier {
+                sql.push(" AS ").ident(alias);
+            }
+        }
+        Some((
+            _,
+            Relationship::ForeignKey {
+                cardinality: Cardinality::ManyToMany(junction),
+                ..
+            },
+        )) => {
+            sql.push(&table)
+                .push(", ")
+                .push(&qualified(&junction.table.schema, &junction.table.name));
+        }
+        _ => {
+            sql.push(&table);
+            if let Qualifier::Alias(alias) = &node.qualifier {
+                sql.push(" AS ").ident(alias);
+            }
+        }
+    }
+}
+
+/// Conditions linking a child to its parent.
+fn join_conditions(
+    child: &ChildNode,
+    child_qualifier: &str,
+    parent_qualifier: &str,
+) -> Vec<SqlBuilder> {
+    let mut conditions = Vec::new();
+    match &child.relationship {
+        Relationship::Computed { .. } => {}
+        Relationship::ForeignKey { cardinality, .. } => match cardinality {
+            Cardinality::ManyToOne { columns, .. }
+            | Cardinality::OneToMany { columns, .. }
+            | Cardinality::OneToOne { columns, .. } => {
+                for (parent_column, child_column) in columns {
+                    let mut fragment = SqlBuilder::new();
+                    fragment.push(&format!(
+                        "{child_qualifier}.{} = {parent_qualifier}.{}",
+                        ident(child_column),
+                        ident(parent_column)
+                    ));
+                    conditions.push(fragment);
+                }
+            }
+            Cardinality::ManyToMany(junction) => {
+                let junction_table = qualified(&junction.table.schema, &junction.table.name);
+                for (target_column, junction_column) in &junction.columns_target {
+                    let mut fragment = SqlBuilder::new();
+                    fragment.push(&format!(
+                        "{junction_table}.{} = {child_qualifier}.{}",
+                        ident(junction_column),
+                        ident(target_column)
+                    ));
+                    conditions.push(fragment);
+                }
+                for (source_column, junction_column) in &junction.columns_source {
+                    let mut fragment = SqlBuilder::new();
+                    fragment.push(&format!(
+                        "{junction_table}.{} = {parent_qualifier}.{}",
+                        ident(junction_column),
+                        ident(source_column)
+                    ));
+                    conditions.push(fragment);
+                }
+            }
+        },
+    }
+    conditions
+}
+
+/// `LEFT|INNER JOIN LATERAL ( … ) AS "agg" ON …` for one child.
+fn lateral_join(sql: &mut SqlBuilder, child: &ChildNode, parent_qualifier: &str) {
+    let agg = ident(&child.agg_alias);
+    sql.push(match child.join {
+        JoinType::Inner => " INNER JOIN LATERAL ( ",
+        JoinType::Left => " LEFT JOIN LATERAL ( ",
+    });
+    if child.to_one {
+        node_query(sql, &child.node, Some((parent_qualifier, child)));
+        sql.push(" ) AS ").push(&agg).push(" ON TRUE");
+        return;
+    }
+    sql.push(&format!("SELECT json_agg({agg})::jsonb AS {agg}"));
+    if child.spread {
+        let child_qualifier_order: Vec<&OrderPlan> = child.node.order.iter().collect();
+        for item in &child.node.select {
+            if matches!(item, SelectPlan::Star) {
+                continue;
+            }
+            let name = ident(&item.output_name());
+            sql.push(&format!(", COALESCE(json_agg({agg}.{name}"));
+            if !child_qualifier_order.is_empty() {
+                sql.push(" ORDER BY ");
+                for (index, term) in child_qualifier_order.iter().enumerate() {
+                    if index > 0 {
+                        sql.push(", ");
+                    }
+                    sql.push(&format!(
+                        "{agg}.{}",
+                        ident(&order_helper_name(child, term, index))
+                    ));
+                    order_modifiers(sql, term);
+                }
+            }
+            sql.push(&format!("),'[]')::jsonb AS {name}"));
+        }
+    }
+    sql.push(" FROM ( ");
+    node_query(sql, &child.node, Some((parent_qualifier, child)));
+    sql.push(" ) AS ").push(&agg).push(" ) AS ").push(&agg);
+    match child.join {
+        JoinType::Inner => sql.push(&format!(" ON {agg} IS NOT NULL")),
+        JoinType::Left => sql.push(" ON TRUE"),
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// The main query: embed existence is read from the lateral join.
+    Main,
+    /// The count query: embed existence is an `EXISTS` subquery.
+    Count,
+}
+
+fn render_condition(
+    sql: &mut SqlBuilder,
+    qualifier: &str,
+    condition: &Condition,
+    node: &ReadNode,
+    context: Context,
+) {
+    match condition {
+        Condition::Filter {
+            column,
+            negated,
+            operation,
+        } => {
+            if *negated {
+                sql.push("NOT ");
+            }
+            filter_expression(sql, qualifier, column, operation);
+        }
+        Condition::EmbedIsNull { agg_alias, negated } => match context {
+            Context::Main => {
+                sql.push(&ident(agg_alias)).push(if *negated {
+                    " IS DISTINCT FROM NULL"
+                } else {
+                    " IS NOT DISTINCT FROM NULL"
+                });
+            }
+            Context::Count => {
+                if !*negated {
+                    sql.push("NOT ");
+                }
+                sql.push("EXISTS (");
+                if let Some(child) = node.children.iter().find(|c| c.agg_alias == *agg_alias) {
+                    count_query(sql, &child.node, Some((qualifier, child)));
+                } else {
+                    sql.push("SELECT 1");
+                }
+                sql.push(")");
+            }
+        },
+        Condition::Tree {
+            negated,
+            operator,
+            children,
+        } => {
+            if *negated {
+                sql.push("NOT ");
+            }
+            sql.push("(");
+            for (index, child) in children.iter().enumerate() {
+                if index > 0 {
+                    sql.push(match operator {
+                        LogicOperator::And => " AND ",
+                        LogicOperator::Or => " OR ",
+                    });
+                }
+                render_condition(sql, qualifier, child, node, context);
+            }
+            sql.push(")");
+        }
+    }
+}
+
+fn filter_expression(
+    sql: &mut SqlBuilder,
+    qualifier: &str,
+    column: &ColumnRef,
+    operation: &Operation,
+) {
+    match operation {
+        Operation::Compare {
+            operator,
+            quantifier,
+            value,
+        } => {
+            column_expression(sql, qualifier, column);
+            sql.push(" ").push(operator.sql()).push(" ");
+            let value = match operator {
+                Operator::Like | Operator::Ilike => value.replace('*', "%"),
+                _ => value.clone(),
+            };
+            match quantifier {
+                Some(Quantifier::Any) => {
+                    sql.push("ANY(").param(value).push(")");
+                }
+                Some(Quantifier::All) => {
+                    sql.push("ALL(").param(value).push(")");
+                }
+                None => {
+                    sql.param(value);
+                }
+            }
+        }
+        Operation::In(values) => {
+            column_expression(sql, qualifier, column);
+            if values.len() == 1 && values[0].is_empty() {
+                sql.push(" = ANY('{}')");
+            } else {
+                sql.push(" = ANY (").param(array_literal(values)).push(")");
+            }
+        }
+        Operation::Is(value) => {
+            column_expression(sql, qualifier, column);
+            sql.push(match value {
+                IsValue::Null => " IS NULL",
+                IsValue::NotNull => " IS NOT NULL",
+                IsValue::True => " IS TRUE",
+                IsValue::False => " IS FALSE",
+                IsValue::Unknown => " IS UNKNOWN",
+            });
+        }
+        Operation::Fts {
+            operator,
+            language,
+            value,
+        } => {
+            // Known non-tsvector columns are converted; tsvector and unknown ones used as is.
+            let convert = column
+                .column_type
+                .as_deref()
+                .is_some_and(|t| t != "tsvector" && column.json_path.is_empty());
+            if convert {
+                sql.push("to_tsvector(");
+                if let Some(language) = language {
+                    sql.typed_param(language.clone(), "regconfig").push(", ");
+                }
+            }
+            column_expression(sql, qualifier, column);
+            if convert {
+                sql.push(")");
+            }
+            sql.push(" @@ ").push(fts_function(*operator)).push("(");
+            if let Some(language) = language {
+                sql.typed_param(language.clone(), "regconfig").push(", ");
+            }
+            sql.param(value.clone()).push(")");
+        }
+    }
+}
+
+fn fts_function(operator: FtsOperator) -> &'static str {
+    operator.sql_function()
+}
+
+/// A PostgreSQL array literal with every element quoted: `{"a","b,c"}`.
+pub fn array_literal(values: &[String]) -> String {
+    let mut literal = String::from("{");
+    for (index, value) in values.iter().enumerate() {
+        if index > 0 {
+            literal.push(',');
+        }
+        literal.push('"');
+        for c in value.chars() {
+            match c {
+                '"' => literal.push_str("\\\""),
+                '\\' => literal.push_str("\\\\"),
+                '\0' => {}
+                other => literal.push(other),
+            }
+        }
+        literal.push('"');
+    }
+    literal.push('}');
+    literal
+}
+
+/// `SELECT 1 FROM … WHERE <conditions> [AND <join>] [AND EXISTS (<inner children>)]`.
+fn count_query(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+    let qualifier = qualifier_sql(&node.qualifier);
+    sql.push("SELECT 1 FROM ");
+    from_clause(sql, node, parent);
+    let mut conditions: Vec<SqlBuilder> = Vec::new();
+    for condition in &node.conditions {
+        let mut fragment = SqlBuilder::new();
+        render_condition(&mut fragment, &qualifier, condition, node, Context::Count);
+        conditions.push(fragment);
+    }
+    if let Some((parent_qualifier, child)) = parent {
+        conditions.extend(join_conditions(child, &qualifier, parent_qualifier));
+    }
+    for child in node
+        .children
+        .iter()
+        .filter(|child| child.join == JoinType::Inner)
+    {
+        let mut fragment = SqlBuilder::new();
+        fragment.push("EXISTS (");
+        count_query(&mut fragment, &child.node, Some((&qualifier, child)));
+        fragment.push(")");
+        conditions.push(fragment);
+    }
+    if !conditions.is_empty() {
+        sql.push(" WHERE ");
+        join_fragments(sql, conditions, " AND ");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn array_literals_quote_every_element() {
+        assert_eq!(
+            array_literal(&[
+                "1".into(),
+                "a,b".into(),
+                "x\"y".into(),
+                "back\\slash".into()
+            ]),
+            r#"{"1","a,b","x\"y","back\\slash"}"#
+        );
+    }
+}
