@@ -389,6 +389,14 @@ fn routine(row: &Row) -> Option<Routine> {
             variadic: arg.mode == "v",
         })
         .collect();
+    // Callable only with every argument named, or with one unnamed argument that takes the
+    // whole body (PostgREST leaves other functions out of its cache).
+    let callable = params.iter().all(|param| !param.name.is_empty())
+        || matches!(params.as_slice(), [only] if only.name.is_empty()
+            && matches!(only.data_type.as_str(), "bytea" | "json" | "jsonb" | "text" | "xml"));
+    if !callable {
+        return None;
+    }
     let has_out_params = args
         .iter()
         .any(|arg| matches!(arg.mode.as_str(), "o" | "b" | "t"));

@@ -63,7 +63,16 @@ impl SchemaCacheState {
             generation: watch::channel(0).0,
         });
         tokio::spawn(reload_worker(state.clone()));
-        tokio::spawn(listen(state.clone(), listen_config));
+        // Be subscribed before the gateway reports ready, so DDL that follows start-up is
+        // never missed; a database that refuses LISTEN only delays start-up a little.
+        let (subscribed_tx, subscribed_rx) = tokio::sync::oneshot::channel();
+        tokio::spawn(listen(state.clone(), listen_config, subscribed_tx));
+        if tokio::time::timeout(Duration::from_secs(5), subscribed_rx)
+            .await
+            .is_err()
+        {
+            tracing::warn!("schema cache listener is not subscribed yet; continuing");
+        }
         Ok(state)
     }
 
@@ -127,7 +136,12 @@ async fn reload_worker(state: Arc<SchemaCacheState>) {
 }
 
 /// Listens for `NOTIFY pgrst`, reconnecting with back-off.
-async fn listen(state: Arc<SchemaCacheState>, config: tokio_postgres::Config) {
+async fn listen(
+    state: Arc<SchemaCacheState>,
+    config: tokio_postgres::Config,
+    subscribed_tx: tokio::sync::oneshot::Sender<()>,
+) {
+    let mut subscribed_tx = Some(subscribed_tx);
     let mut backoff = Duration::from_secs(1);
     let mut reconnecting = false;
     loop {
@@ -149,6 +163,9 @@ async fn listen(state: Arc<SchemaCacheState>, config: tokio_postgres::Config) {
                 };
                 if subscribed {
                     backoff = Duration::from_secs(1);
+                    if let Some(first) = subscribed_tx.take() {
+                        let _ = first.send(());
+                    }
                     if reconnecting {
                         // Notifications may have been lost while disconnected.
                         state.request_reload();

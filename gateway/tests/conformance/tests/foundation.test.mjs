@@ -47,14 +47,16 @@ describe('keys', () => {
   })
 })
 
-describe('rest/v1 before tables are served', () => {
-  test('a table read answers in PostgREST error shape', async () => {
+describe('rest/v1', () => {
+  test('an unknown table answers in PostgREST error shape', async () => {
     const supabase = createClient(gateway.url, gateway.anonKey, options)
     const { data, error, status } = await supabase.from('cursos').select('*')
     assert.equal(data, null)
-    assert.equal(status, 400)
-    assert.equal(error.code, 'PGRST127')
-    assert.equal(error.message, 'Feature not implemented')
+    assert.equal(status, 404)
+    assert.equal(error.code, 'PGRST205')
+    assert.equal(error.message, "Could not find the table 'public.cursos' in the schema cache")
+    // 'cursos' is too far from 'courses' (similarity below PostgREST's 0.75) for a hint.
+    assert.equal(error.hint, null)
   })
 })
 
