@@ -82,6 +82,9 @@ pub struct RestSettings {
     pub tx_end: String,
     /// Function called at the start of every request (`PGRST_DB_PRE_REQUEST`).
     pub pre_request: Option<String>,
+    /// Largest request body accepted, in bytes (`REST_MAX_BODY_SIZE`, default 10 MiB);
+    /// larger bodies get 413 before anything is parsed.
+    pub max_body_size: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -251,6 +254,7 @@ impl Settings {
                     .get("PGRST_DB_TX_END")
                     .unwrap_or_else(|| "commit".to_owned()),
                 pre_request: vars.get("PGRST_DB_PRE_REQUEST"),
+                max_body_size: vars.parse("REST_MAX_BODY_SIZE", 10 * 1024 * 1024)?,
             },
             api: ApiSettings {
                 host: vars.parse("API_HOST", IpAddr::from([0, 0, 0, 0]))?,

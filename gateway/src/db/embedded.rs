@@ -286,6 +286,9 @@ fn server_settings(options: &EmbeddedOptions) -> Vec<String> {
         ("wal_level", "logical".to_owned()),
         ("max_wal_senders", "10".to_owned()),
         ("max_replication_slots", "10".to_owned()),
+        // Supabase's servers load pg_stat_statements, so query identifiers are computed
+        // and `EXPLAIN (VERBOSE)` shows them.
+        ("compute_query_id", "on".to_owned()),
     ];
     if !options.fsync {
         settings.push(("fsync", "off".to_owned()));

@@ -46,14 +46,20 @@ pub enum JwtError {
 pub enum ApiError {
     /// PGRST100: the query string could not be parsed.
     Parse { message: String, details: String },
-    /// PGRST102: the body is not valid for the request.
+    /// PGRST102: the body is not valid for the request (the message says why).
     InvalidBody(String),
+    /// PGRST105
+    PutFilters,
     /// PGRST101
     RpcMethod(String),
     /// PGRST103 from the request itself (negative limit, inverted Range header).
     InvalidRange(&'static str),
     /// PGRST103 after counting: the offset is beyond the total.
     OffsetBeyondTotal { offset: i64, total: i64 },
+    /// PGRST114
+    PutLimit,
+    /// PGRST115
+    PutMismatch,
     /// PGRST106
     InvalidSchema {
         schema: String,
@@ -73,6 +79,10 @@ pub enum ApiError {
     InvalidPreferences(Vec<String>),
     /// PGRST123
     AggregatesDisabled,
+    /// PGRST124
+    MaxAffected { rows: i64 },
+    /// PGRST128
+    MaxAffectedNeedsSet,
     /// PGRST125
     InvalidPath,
     /// PGRST127
@@ -91,6 +101,16 @@ pub enum ApiError {
         target: String,
         candidates: Vec<Relationship>,
     },
+    /// PGRST202
+    FunctionNotFound {
+        message: String,
+        details: String,
+        hint: Option<String>,
+    },
+    /// PGRST203 (HTTP 300)
+    AmbiguousFunction(Vec<String>),
+    /// PGRST204
+    UnknownColumn { column: String, table: String },
     /// PGRST205
     TableNotFound {
         table: QualifiedName,
@@ -104,6 +124,16 @@ pub enum ApiError {
     Unavailable(String),
     /// PGRST003: no pooled connection became free in time.
     PoolTimeout,
+    /// `RAISE SQLSTATE 'PGRST'` with a valid JSON message and detail: full control.
+    Raised {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: Value,
+    },
+    /// PGRST121: a `RAISE SQLSTATE 'PGRST'` whose JSON could not be used.
+    RaiseUnparsable { details: String, hint: String },
+    /// The request body is over the configured limit (HTTP 413).
+    PayloadTooLarge(usize),
     /// PGRST111
     InvalidResponseHeaders,
     /// PGRST112
@@ -129,7 +159,20 @@ impl ApiError {
             | ApiError::InvalidPreferences(_)
             | ApiError::AggregatesDisabled
             | ApiError::NotImplemented(_)
-            | ApiError::NoRelationship { .. } => StatusCode::BAD_REQUEST,
+            | ApiError::NoRelationship { .. }
+            | ApiError::PutLimit
+            | ApiError::PutMismatch
+            | ApiError::MaxAffected { .. }
+            | ApiError::MaxAffectedNeedsSet
+            | ApiError::UnknownColumn { .. } => StatusCode::BAD_REQUEST,
+            ApiError::PutFilters => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::FunctionNotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::AmbiguousFunction(_) => StatusCode::MULTIPLE_CHOICES,
+            ApiError::Raised { status, .. } => {
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            }
+            ApiError::RaiseUnparsable { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => {
                 StatusCode::RANGE_NOT_SATISFIABLE
             }
@@ -156,6 +199,19 @@ impl ApiError {
             ApiError::Parse { .. } => "PGRST100",
             ApiError::RpcMethod(_) => "PGRST101",
             ApiError::InvalidBody(_) => "PGRST102",
+            ApiError::PutFilters => "PGRST105",
+            ApiError::PutLimit => "PGRST114",
+            ApiError::PutMismatch => "PGRST115",
+            ApiError::MaxAffected { .. } => "PGRST124",
+            ApiError::MaxAffectedNeedsSet => "PGRST128",
+            ApiError::FunctionNotFound { .. } => "PGRST202",
+            ApiError::AmbiguousFunction(_) => "PGRST203",
+            ApiError::UnknownColumn { .. } => "PGRST204",
+            ApiError::Raised { body, .. } => {
+                return body["code"].as_str().unwrap_or_default().to_owned();
+            }
+            ApiError::RaiseUnparsable { .. } => "PGRST121",
+            ApiError::PayloadTooLarge(_) => "PGRST413",
             ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => "PGRST103",
             ApiError::InvalidSchema { .. } => "PGRST106",
             ApiError::UnsupportedMediaType(_) => "PGRST107",
@@ -187,10 +243,64 @@ impl ApiError {
         let text = |s: &str| Value::String(s.to_owned());
         match self {
             ApiError::Parse { message, details } => (message.clone(), text(details), None),
-            ApiError::InvalidBody(details) => (
-                "Empty or invalid json".to_owned(),
-                text(details),
+            ApiError::InvalidBody(message) => (message.clone(), Value::Null, None),
+            ApiError::PutFilters => (
+                "Filters must include all and only primary key columns with 'eq' operators".to_owned(),
+                Value::Null,
                 None,
+            ),
+            ApiError::PutLimit => (
+                "limit/offset querystring parameters are not allowed for PUT".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::PutMismatch => (
+                "Payload values do not match URL in primary key column(s)".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::MaxAffected { rows } => (
+                "Query result exceeds max-affected preference constraint".to_owned(),
+                text(&format!("The query affects {rows} rows")),
+                None,
+            ),
+            ApiError::MaxAffectedNeedsSet => (
+                "Function must return SETOF or TABLE when max-affected preference is used with handling=strict".to_owned(),
+                Value::Null,
+                None,
+            ),
+            ApiError::FunctionNotFound {
+                message,
+                details,
+                hint,
+            } => (message.clone(), text(details), hint.clone()),
+            ApiError::AmbiguousFunction(candidates) => (
+                format!(
+                    "Could not choose the best candidate function between: {}",
+                    candidates.join(", ")
+                ),
+                Value::Null,
+                Some("Try renaming the parameters or the function itself in the database so function overloading can be resolved".to_owned()),
+            ),
+            ApiError::UnknownColumn { column, table } => (
+                format!("Could not find the '{column}' column of '{table}' in the schema cache"),
+                Value::Null,
+                None,
+            ),
+            ApiError::Raised { body, .. } => (
+                body["message"].as_str().unwrap_or_default().to_owned(),
+                body.get("details").cloned().unwrap_or(Value::Null),
+                body.get("hint").and_then(Value::as_str).map(str::to_owned),
+            ),
+            ApiError::RaiseUnparsable { details, hint } => (
+                "Could not parse JSON in the \"RAISE SQLSTATE 'PGRST'\" error".to_owned(),
+                text(details),
+                Some(hint.clone()),
+            ),
+            ApiError::PayloadTooLarge(limit) => (
+                "Payload Too Large".to_owned(),
+                text(&format!("The request body exceeds the limit of {limit} bytes")),
+                Some("Send a smaller body, or raise REST_MAX_BODY_SIZE".to_owned()),
             ),
             ApiError::InvalidRange(details) => (
                 "Requested range not satisfiable".to_owned(),
@@ -373,6 +483,11 @@ impl ApiError {
         let mut builder = HttpResponse::build(status);
         builder.insert_header(("Proxy-Status", format!("PostgREST; error={}", self.code())));
         match self {
+            ApiError::Raised { headers, .. } => {
+                for (name, value) in headers {
+                    builder.append_header((name.as_str(), value.as_str()));
+                }
+            }
             ApiError::Jwt(JwtError::Invalid { message, .. } | JwtError::Claims(message)) => {
                 builder.insert_header((
                     "WWW-Authenticate",
@@ -393,6 +508,75 @@ impl ApiError {
         builder
             .content_type("application/json; charset=utf-8")
             .body(self.body().to_string())
+    }
+}
+
+impl ApiError {
+    /// A PostgreSQL error as the client gets it: `RAISE SQLSTATE 'PGRST'` with JSON message
+    /// and detail takes full control of status, headers and body; everything else keeps its
+    /// SQLSTATE.
+    pub fn from_database(error: PgError, anonymous: bool) -> ApiError {
+        if error.code != "PGRST" {
+            return ApiError::Database { error, anonymous };
+        }
+        let message_hint = "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.";
+        let detail_hint = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'.";
+        let body = serde_json::from_str::<Value>(&error.message)
+            .ok()
+            .filter(|body| {
+                body["code"].is_string()
+                    && body["message"].is_string()
+                    && body
+                        .get("details")
+                        .is_none_or(|d| d.is_string() || d.is_null())
+                    && body
+                        .get("hint")
+                        .is_none_or(|h| h.is_string() || h.is_null())
+            });
+        let Some(body) = body else {
+            return ApiError::RaiseUnparsable {
+                details: format!("Invalid JSON value for MESSAGE: '{}'", error.message),
+                hint: message_hint.to_owned(),
+            };
+        };
+        let Some(raw_detail) = &error.detail else {
+            return ApiError::RaiseUnparsable {
+                details: "DETAIL is missing in the RAISE statement".to_owned(),
+                hint: detail_hint.to_owned(),
+            };
+        };
+        let detail = serde_json::from_str::<Value>(raw_detail).ok();
+        let status = detail
+            .as_ref()
+            .and_then(|d| d["status"].as_u64())
+            .and_then(|s| u16::try_from(s).ok());
+        let headers = detail
+            .as_ref()
+            .and_then(|d| d["headers"].as_object())
+            .and_then(|h| {
+                h.iter()
+                    .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                    .collect::<Option<Vec<_>>>()
+            });
+        match (status, headers) {
+            (Some(status), Some(mut headers)) => {
+                headers.sort();
+                ApiError::Raised {
+                    status,
+                    headers,
+                    body: json!({
+                        "code": body["code"],
+                        "message": body["message"],
+                        "details": body.get("details").cloned().unwrap_or(Value::Null),
+                        "hint": body.get("hint").cloned().unwrap_or(Value::Null),
+                    }),
+                }
+            }
+            _ => ApiError::RaiseUnparsable {
+                details: format!("Invalid JSON value for DETAIL: '{raw_detail}'"),
+                hint: detail_hint.to_owned(),
+            },
+        }
     }
 }
 

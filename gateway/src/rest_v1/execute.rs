@@ -44,6 +44,9 @@ pub struct RequestContext {
     pub anonymous: bool,
     /// `SELECT "schema"."fn"()` run after the settings, if configured.
     pub pre_request: Option<String>,
+    /// Settings of the called function hoisted into the transaction (`statement_timeout`
+    /// applies to the whole statement, not only inside the function).
+    pub function_settings: Vec<(String, String)>,
 }
 
 impl RequestContext {
@@ -68,6 +71,10 @@ impl RequestContext {
         if let Some(zone) = &self.timezone {
             names.push("timezone".to_owned());
             values.push(zone.clone());
+        }
+        for (name, value) in &self.function_settings {
+            names.push(name.clone());
+            values.push(value.clone());
         }
         (names, values)
     }
@@ -168,6 +175,129 @@ async fn read_on(
     })
 }
 
+/// What a write or function-call statement returns (see `sql::mutate`, `sql::call`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatementOutcome {
+    pub total: Option<i64>,
+    pub page_total: i64,
+    /// `Location` parts of a single inserted row (`key=eq.value`).
+    pub header: Vec<String>,
+    pub body: String,
+    pub response_headers: Option<String>,
+    pub response_status: Option<String>,
+    /// Rows really inserted by an upsert (`None` when not counted).
+    pub inserted: Option<i32>,
+}
+
+/// How the transaction ends, decided after seeing the statement's outcome.
+#[derive(Debug)]
+pub enum Decision {
+    Commit,
+    /// `Prefer: tx=rollback` (or `db-tx-end=rollback`): same response, nothing kept.
+    Rollback,
+    /// A check failed (singular, max-affected, PUT key): roll back and answer this error.
+    Fail(ApiError),
+}
+
+/// The kind of transaction a statement needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransactionMode {
+    pub read_only: bool,
+    /// `READ COMMITTED`, `REPEATABLE READ` or `SERIALIZABLE`.
+    pub isolation: &'static str,
+}
+
+/// Serialization failures and deadlocks are retried this many times in all (as PostgREST
+/// 14 does), since the client cannot tell a transient conflict from a real error.
+const ATTEMPTS: usize = 3;
+
+/// Runs a write or function call: settings, the statement, then `decide` picks commit,
+/// rollback or failure.
+pub async fn run(
+    pool: &Pool,
+    context: RequestContext,
+    mode: TransactionMode,
+    statement: SqlBuilder,
+    decide: impl Fn(&StatementOutcome) -> Decision + Send + Sync + 'static,
+) -> Result<StatementOutcome, ApiError> {
+    let pool = pool.clone();
+    let task = tokio::spawn(async move {
+        let client = pool.get().await?;
+        let anonymous = context.anonymous;
+        let begin_sql = format!(
+            "BEGIN ISOLATION LEVEL {} {}",
+            mode.isolation,
+            if mode.read_only {
+                "READ ONLY"
+            } else {
+                "READ WRITE"
+            }
+        );
+        let (sql, params) = statement.into_parts();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let result = run_on(&client, &context, &begin_sql, &sql, &params, &decide).await;
+            match result {
+                Ok(outcome) => return Ok(outcome),
+                Err(error) => {
+                    let _ = client.batch_execute("ROLLBACK").await;
+                    let transient = matches!(&error, Failure::Postgres(e)
+                        if e.code().is_some_and(|c| matches!(c.code(), "40001" | "40P01")));
+                    if !(transient && attempt < ATTEMPTS) {
+                        return Err(match error {
+                            Failure::Rejected(error) => error,
+                            other => database_error(other, anonymous),
+                        });
+                    }
+                }
+            }
+        }
+    });
+    task.await
+        .map_err(|error| ApiError::Internal(format!("request task failed: {error}")))?
+}
+
+async fn run_on(
+    client: &Object,
+    context: &RequestContext,
+    begin_sql: &str,
+    sql: &str,
+    params: &[TextParam],
+    decide: &(impl Fn(&StatementOutcome) -> Decision + Send + Sync),
+) -> Result<StatementOutcome, Failure> {
+    if client.statement_cache.size() > STATEMENT_CACHE_LIMIT {
+        client.statement_cache.clear();
+    }
+    let main = begin(client, context, begin_sql, sql).await?;
+    let rows = client.query(&main, &param_refs(params)).await?;
+    let row = rows
+        .first()
+        .ok_or_else(|| Failure::Internal("statement returned no row".into()))?;
+    let outcome = StatementOutcome {
+        total: row.try_get(0)?,
+        page_total: row.try_get(1)?,
+        header: row.try_get(2)?,
+        body: row.try_get(3)?,
+        response_headers: row.try_get(4)?,
+        response_status: row.try_get(5)?,
+        inserted: row.try_get(6)?,
+    };
+    match decide(&outcome) {
+        Decision::Commit => {
+            client.batch_execute("COMMIT").await?;
+        }
+        Decision::Rollback => {
+            // Deferred constraints still get their say before the rollback.
+            client
+                .batch_execute("SET CONSTRAINTS ALL IMMEDIATE; ROLLBACK")
+                .await?;
+        }
+        Decision::Fail(error) => return Err(Failure::Rejected(error)),
+    }
+    Ok(outcome)
+}
+
 /// Runs one statement in a read-only request transaction and returns its rows (OpenAPI
 /// privileges, `EXPLAIN` output).
 pub async fn query(
@@ -257,6 +387,8 @@ pub enum Failure {
     Postgres(tokio_postgres::Error),
     Pool(deadpool_postgres::PoolError),
     Internal(String),
+    /// A post-statement check refused the outcome.
+    Rejected(ApiError),
 }
 
 impl From<tokio_postgres::Error> for Failure {
@@ -277,13 +409,19 @@ pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
     match failure {
         Failure::Pool(error) => ApiError::from(error),
         Failure::Internal(message) => ApiError::Internal(message),
+        Failure::Rejected(error) => error,
         Failure::Postgres(error) => match error.as_db_error() {
-            Some(db) => ApiError::Database {
-                error: PgError::from(db),
-                anonymous,
-            },
-            None if error.is_closed() => ApiError::Unavailable(error.to_string()),
-            None => ApiError::Unavailable(error.to_string()),
+            Some(db) => ApiError::from_database(PgError::from(db), anonymous),
+            None if error.is_closed() || is_io_error(&error) => {
+                ApiError::Unavailable(error.to_string())
+            }
+            // A statement whose result the gateway cannot read is the gateway's bug.
+            None => ApiError::Internal(format!("{error:?}")),
         },
     }
+}
+
+/// Whether the connection itself failed (not a statement or a conversion).
+fn is_io_error(error: &tokio_postgres::Error) -> bool {
+    std::error::Error::source(error).is_some_and(|source| source.is::<std::io::Error>())
 }

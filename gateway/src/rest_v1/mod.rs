@@ -12,6 +12,7 @@
 //! 7. [`error`]: every failure in PostgREST's error shape.
 
 pub mod auth;
+pub mod call;
 pub mod error;
 pub mod execute;
 pub mod openapi;
@@ -22,6 +23,7 @@ pub mod response;
 pub mod schema_cache;
 pub mod settings;
 pub mod sql;
+pub mod write;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -52,14 +54,37 @@ pub struct Request {
     pub context: RequestContext,
 }
 
-async fn handle(http: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    match pipeline(&http, &state).await {
+async fn handle(
+    http: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    match pipeline(&http, payload, &state).await {
         Ok(response) => response,
         Err(error) => error.response(),
     }
 }
 
-async fn pipeline(http: &HttpRequest, state: &AppState) -> Result<HttpResponse, ApiError> {
+/// The whole body, refused with 413 as soon as it grows past `limit`.
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<web::BytesMut, ApiError> {
+    use futures_util::StreamExt;
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|error| ApiError::InvalidBody(error.to_string()))?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::PayloadTooLarge(limit));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+async fn pipeline(
+    http: &HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_body(payload, state.settings.rest.max_body_size).await?;
     let bearer = http
         .extensions()
         .get::<Credentials>()
@@ -104,9 +129,12 @@ async fn pipeline(http: &HttpRequest, state: &AppState) -> Result<HttpResponse, 
             read::handle(&request, name, state).await
         }
         (Resource::Relation(name), Method::OPTIONS) => read::options(&request, name),
-        _ => Err(ApiError::NotImplemented(
-            "Writes and function calls are not served by this gateway yet.".into(),
-        )),
+        (Resource::Relation(name), Method::POST | Method::PATCH | Method::PUT | Method::DELETE) => {
+            write::handle(&request, name, &body, state).await
+        }
+        (Resource::Routine(name), Method::OPTIONS) => call::options(&request, name),
+        (Resource::Routine(name), _) => call::handle(&request, name, &body, state).await,
+        (_, method) => Err(ApiError::UnsupportedMethod(method.to_string())),
     }
 }
 
@@ -192,5 +220,6 @@ fn request_context(
             };
             format!("SELECT {call}()")
         }),
+        function_settings: Vec::new(),
     }
 }

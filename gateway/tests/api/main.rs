@@ -8,5 +8,6 @@ mod database;
 mod health;
 mod helpers;
 mod rest_read;
+mod rest_write;
 mod services;
 mod web_app;

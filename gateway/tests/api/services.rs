@@ -39,25 +39,6 @@ async fn unknown_auth_paths_get_gotrues_plain_404() {
 }
 
 #[tokio::test]
-async fn rest_writes_are_not_served_yet_and_say_so_in_postgrest_shape() {
-    let app = spawn_app().await;
-    let response = app
-        .http
-        .post(app.url("/rest/v1/schools"))
-        .header("apikey", app.anon_key())
-        .json(&json!({"id": 9, "name": "Nueva"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 400);
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(body["code"], "PGRST127");
-    for key in ["message", "details", "hint"] {
-        assert!(body.get(key).is_some(), "{key} missing");
-    }
-}
-
-#[tokio::test]
 async fn dev_inbox_lists_captured_mail() {
     let app = spawn_app().await;
     let response = app.get("/inbox").await;

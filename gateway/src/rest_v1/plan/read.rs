@@ -131,6 +131,9 @@ pub struct ReadNode {
     pub offset: i64,
     pub children: Vec<ChildNode>,
     pub depth: usize,
+    /// Read from the `pgrst_source` CTE (the rows a write returned, or a function's result)
+    /// instead of the relation itself; the qualifier is then the alias.
+    pub from_cte: bool,
 }
 
 impl ReadNode {
@@ -515,8 +518,54 @@ impl Draft {
             offset: self.offset.unwrap_or(0),
             children,
             depth,
+            from_cte: false,
         })
     }
+}
+
+/// The root filters and logic trees of a query as conditions on `relation` (the WHERE
+/// of an UPDATE or DELETE).
+pub fn root_conditions(relation: &Relation, query: &QueryParams) -> Vec<Condition> {
+    let filters = query
+        .filters
+        .iter()
+        .filter(|(path, _)| path.is_empty())
+        .map(|(_, filter)| condition(relation, &[], filter));
+    let trees = query
+        .logic
+        .iter()
+        .filter(|(path, _)| path.is_empty())
+        .map(|(_, tree)| logic_condition(relation, &[], tree));
+    filters.chain(trees).collect()
+}
+
+/// The read plan over the rows a write returns: root filters and ranges belong to the
+/// write itself, so they are left out; embeds, their filters and `order` apply.
+pub fn plan_representation(
+    cache: &SchemaCache,
+    schema: &str,
+    relation: &Relation,
+    query: &QueryParams,
+    aggregates_enabled: bool,
+) -> Result<ReadNode, ApiError> {
+    let mut representation = query.clone();
+    representation.filters.retain(|(path, _)| !path.is_empty());
+    representation.logic.retain(|(path, _)| !path.is_empty());
+    representation.ranges.clear();
+    let mut node = plan_read_of(
+        cache,
+        schema,
+        relation,
+        &representation,
+        (None, 0),
+        ReadOptions {
+            max_rows: None,
+            aggregates_enabled,
+        },
+    )?;
+    node.qualifier = Qualifier::Alias(relation.name.name.clone());
+    node.from_cte = true;
+    Ok(node)
 }
 
 fn column_ref(relation: &Relation, field: &Field) -> ColumnRef {

@@ -61,6 +61,8 @@ pub struct ApiRequest {
     pub query: QueryParams,
     pub preferences: Preferences,
     pub accept: Vec<MediaType>,
+    /// The body's type (`application/json` when absent).
+    pub content_type: MediaType,
     /// The root range (after `limit`/`offset` and `Range`).
     pub range: RowRange,
     /// `request.path` as PostgreSQL sees it: `/todos`.
@@ -119,6 +121,9 @@ impl ApiRequest {
             query,
             preferences: Preferences::parse(raw.headers_named("prefer")),
             accept: parse_accept(raw.header("accept")),
+            content_type: raw
+                .header("content-type")
+                .map_or(MediaType::Json, MediaType::decode),
             range,
             path: raw.path.to_owned(),
             resource,

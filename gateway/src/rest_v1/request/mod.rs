@@ -4,6 +4,7 @@ pub mod api_request;
 pub mod ast;
 pub mod media;
 pub mod parsec;
+pub mod payload;
 pub mod preferences;
 pub mod query_params;
 pub mod range;

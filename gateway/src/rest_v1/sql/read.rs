@@ -95,7 +95,7 @@ pub fn count_statement(root: &ReadNode) -> SqlBuilder {
     sql
 }
 
-fn body_expression(body: BodyFormat) -> &'static str {
+pub(crate) fn body_expression(body: BodyFormat) -> &'static str {
     match body {
         BodyFormat::Array { strip_nulls: false } => "coalesce(json_agg(_postgrest_t), '[]')::text",
         BodyFormat::Array { strip_nulls: true } => {
@@ -231,7 +231,11 @@ fn output_columns(node: &ReadNode) -> Vec<String> {
 
 /// `SELECT … FROM … WHERE … GROUP BY … ORDER BY … LIMIT …` of one node. `parent` is the
 /// SQL qualifier of the parent node (for join conditions).
-fn node_query(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+pub(crate) fn node_query(
+    sql: &mut SqlBuilder,
+    node: &ReadNode,
+    parent: Option<(&str, &ChildNode)>,
+) {
     let qualifier = qualifier_sql(&node.qualifier);
     let in_to_many_spread = parent.is_some_and(|(_, child)| child.spread && !child.to_one);
     let hoisting = parent.is_some_and(|(_, child)| child.spread && child.to_one);
@@ -521,6 +525,13 @@ fn order_modifiers(sql: &mut SqlBuilder, term: &OrderPlan) {
 /// `FROM` of a node: its relation (aliased), plus the junction for many-to-many, or the
 /// function call for a computed relationship.
 fn from_clause(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+    if node.from_cte {
+        sql.push("\"pgrst_source\"");
+        if let Qualifier::Alias(alias) = &node.qualifier {
+            sql.push(" AS ").ident(alias);
+        }
+        return;
+    }
     let table = qualified(&node.relation.schema, &node.relation.name);
     match parent.map(|(parent_qualifier, child)| (parent_qualifier, &child.relationship)) {
         Some((
@@ -662,14 +673,14 @@ fn lateral_join(sql: &mut SqlBuilder, child: &ChildNode, parent_qualifier: &str)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Context {
+pub(crate) enum Context {
     /// The main query: embed existence is read from the lateral join.
     Main,
     /// The count query: embed existence is an `EXISTS` subquery.
     Count,
 }
 
-fn render_condition(
+pub(crate) fn render_condition(
     sql: &mut SqlBuilder,
     qualifier: &str,
     condition: &Condition,
@@ -835,7 +846,11 @@ pub fn array_literal(values: &[String]) -> String {
 }
 
 /// `SELECT 1 FROM … WHERE <conditions> [AND <join>] [AND EXISTS (<inner children>)]`.
-fn count_query(sql: &mut SqlBuilder, node: &ReadNode, parent: Option<(&str, &ChildNode)>) {
+pub(crate) fn count_query(
+    sql: &mut SqlBuilder,
+    node: &ReadNode,
+    parent: Option<(&str, &ChildNode)>,
+) {
     let qualifier = qualifier_sql(&node.qualifier);
     sql.push("SELECT 1 FROM ");
     from_clause(sql, node, parent);

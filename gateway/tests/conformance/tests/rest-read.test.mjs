@@ -10,18 +10,34 @@
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHmac, randomUUID } from 'node:crypto'
 import { createClient } from '@supabase/supabase-js'
-import { JWT_SECRET, spawnGateway } from '../harness.mjs'
+import { spawnGateway } from '../harness.mjs'
+import {
+  ANA,
+  BETO,
+  STRANGER,
+  anonClient,
+  assertError,
+  assertOk,
+  clientWithAccessToken,
+  clientWithHeader,
+  signJwt,
+  userToken as tokenFor,
+  waitForTable as waitFor,
+} from '../support.mjs'
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-const ANA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
-const BETO = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
-const STRANGER = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'
-
 let gateway
+
+const userToken = (sub, email, options) => tokenFor(gateway, sub, email, options)
+const anon = () => anonClient(gateway)
+const withHeader = (token) => clientWithHeader(gateway, token)
+const withAccessToken = (token) => clientWithAccessToken(gateway, token)
+const waitForTable = (table) => waitFor(gateway, table)
+const asAna = () => withAccessToken(userToken(ANA, 'ana@colegio.cl'))
+const asBeto = () => withHeader(userToken(BETO, 'beto@colegio.cl'))
 
 /**
  * Extra objects the fixture does not have: a boolean column, a security-invoker view and a
@@ -46,97 +62,6 @@ const EXTRA_SQL = `
   INSERT INTO public.numbers SELECT generate_series(1, 1500);
   GRANT SELECT ON public.rooms, public.my_courses, public.numbers TO anon, authenticated;
 `
-
-const clientOptions = { auth: { persistSession: false, autoRefreshToken: false } }
-
-function base64url(value) {
-  return Buffer.from(JSON.stringify(value)).toString('base64url')
-}
-
-/** An HS256 JWT signed like GoTrue signs access tokens. */
-function signJwt(claims, secret = JWT_SECRET) {
-  const header = base64url({ alg: 'HS256', typ: 'JWT' })
-  const payload = base64url(claims)
-  const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')
-  return `${header}.${payload}.${signature}`
-}
-
-/** GoTrue-like access token claims for `sub`; `exp` relative to now in seconds. */
-function userToken(sub, email, { expiresIn = 3600, secret } = {}) {
-  const now = Math.floor(Date.now() / 1000)
-  return signJwt(
-    {
-      aud: 'authenticated',
-      exp: now + expiresIn,
-      iat: now - 5,
-      iss: `${gateway.url}/auth/v1`,
-      sub,
-      email,
-      phone: '',
-      app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: {},
-      role: 'authenticated',
-      aal: 'aal1',
-      amr: [{ method: 'password', timestamp: now }],
-      session_id: randomUUID(),
-      is_anonymous: false,
-    },
-    secret,
-  )
-}
-
-/** The anon client. */
-function anon() {
-  return createClient(gateway.url, gateway.anonKey, clientOptions)
-}
-
-/** A client whose requests carry `token` through `global.headers.Authorization`. */
-function withHeader(token) {
-  return createClient(gateway.url, gateway.anonKey, {
-    ...clientOptions,
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  })
-}
-
-/** A client whose requests carry `token` through the `accessToken` option. */
-function withAccessToken(token) {
-  return createClient(gateway.url, gateway.anonKey, { accessToken: async () => token })
-}
-
-const asAna = () => withAccessToken(userToken(ANA, 'ana@colegio.cl'))
-const asBeto = () => withHeader(userToken(BETO, 'beto@colegio.cl'))
-
-/** Asserts a successful result: exact data, status and count. */
-function assertOk(result, data, { status = 200, statusText, count = null } = {}) {
-  assert.equal(result.error, null, `unexpected error: ${JSON.stringify(result.error)}`)
-  assert.deepEqual(result.data, data)
-  assert.equal(result.status, status)
-  if (statusText !== undefined) assert.equal(result.statusText, statusText)
-  assert.equal(result.count, count)
-}
-
-/** Asserts a failed result: data null, the exact error body and status. */
-function assertError(result, error, status, statusText) {
-  assert.equal(result.data, null)
-  assert.deepEqual(result.error, error)
-  assert.equal(result.status, status)
-  if (statusText !== undefined) assert.equal(result.statusText, statusText)
-  assert.equal(result.count, null)
-}
-
-/**
- * Polls until `table` answers 200, at most ~5 s: the DDL's event trigger notifies the gateway,
- * which reloads its schema cache (it is listening before it reports ready).
- */
-async function waitForTable(table) {
-  const deadline = Date.now() + 5000
-  for (;;) {
-    const { status } = await anon().from(table).select('*').limit(0)
-    if (status === 200) return
-    if (Date.now() > deadline) throw new Error(`${table} did not become readable (last status ${status})`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-}
 
 before(async () => {
   gateway = await spawnGateway()
@@ -1431,7 +1356,7 @@ describe('row-level security and views', () => {
 
   test('the service_role key and the secret key bypass RLS', async () => {
     for (const key of [gateway.serviceRoleKey, gateway.secretKey]) {
-      const supabase = createClient(gateway.url, key, clientOptions)
+      const supabase = createClient(gateway.url, key, { auth: { persistSession: false } })
       const result = await supabase
         .from('enrollments')
         .select('course_id, student_id', { count: 'exact' })
@@ -1536,8 +1461,10 @@ describe('OpenAPI', () => {
       '/course_overview',
       '/courses',
       '/enrollments',
+      '/lesson_notes',
       '/my_courses',
       '/numbers',
+      '/room_bookings',
       '/rooms',
       '/schools',
       '/students',
@@ -1547,9 +1474,32 @@ describe('OpenAPI', () => {
     assert.ok(!('grades_private' in document.definitions))
   })
 
-  test('display_name(students) is not an /rpc path (one unnamed composite argument: not callable)', async () => {
+  test('display_name(students) is not an /rpc path (one unnamed composite argument: not callable), nor are trigger functions', async () => {
     const document = await openApi(anon())
-    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/rpc/')), [])
+    assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/rpc/')).sort(), [
+      '/rpc/add_grades',
+      '/rpc/always_conflicts',
+      '/rpc/byte_length',
+      '/rpc/check_grade',
+      '/rpc/check_request',
+      '/rpc/close_course',
+      '/rpc/courses_of',
+      '/rpc/created_note',
+      '/rpc/echo_json',
+      '/rpc/enroll',
+      '/rpc/grade_scale',
+      '/rpc/greet',
+      '/rpc/nap',
+      '/rpc/pick',
+      '/rpc/rename_school',
+      '/rpc/settle_after_conflicts',
+      '/rpc/shout',
+      '/rpc/slow_report',
+      '/rpc/spend_stars',
+      '/rpc/summarize',
+      '/rpc/tag_list',
+      '/rpc/whoami',
+    ])
   })
 
   test('an authenticated user also gets grades_private', async () => {

@@ -1,0 +1,202 @@
+//! `/rpc/<fn>`: arguments, overload resolution, plan, SQL, one transaction (read-only for
+//! GET/HEAD and for stable or immutable functions), response shaped like a read.
+
+use actix_web::HttpResponse;
+use actix_web::http::Method;
+
+use super::Request;
+use super::error::ApiError;
+use super::execute::{self, Decision, StatementOutcome, TransactionMode};
+use super::plan::call::{Invocation, plan_call, resolve};
+use super::read::negotiate;
+use super::request::media::MediaType;
+use super::request::payload::call_body;
+use super::request::preferences::{Action, Count};
+use super::response::{ResponseParts, options as options_response};
+use super::schema_cache::Volatility;
+use super::sql::call::call_statement;
+use super::sql::read::{BodyFormat, CountMode};
+use super::write::rollback_wanted;
+use crate::state::AppState;
+
+pub async fn handle(
+    request: &Request,
+    name: &str,
+    body: &[u8],
+    state: &AppState,
+) -> Result<HttpResponse, ApiError> {
+    let api = &request.api;
+    let cache = &request.cache;
+    let config = &cache.config;
+    let post = api.method == Method::POST;
+
+    // 1. Arguments: the body of a POST (read before anything is looked up), else the
+    //    query string.
+    let posted = if post {
+        Some(call_body(
+            &api.content_type,
+            body,
+            api.query.columns.as_deref(),
+        )?)
+    } else {
+        None
+    };
+    let invocation = match &posted {
+        Some(body) => Invocation::Body(body),
+        None => Invocation::Query(&api.query.rpc_args),
+    };
+
+    // 2. The function and the read over its result.
+    let json_post = post && api.content_type == MediaType::Json;
+    let single_object = json_post && api.preferences.single_object;
+    let routine = resolve(
+        cache,
+        &api.schema,
+        name,
+        &invocation,
+        json_post,
+        single_object,
+    )?;
+    let plan = plan_call(cache, routine, api, &invocation, single_object)?;
+    let negotiated = negotiate(&api.accept, config.plan_enabled)?;
+    api.preferences.check_strict()?;
+    let max_affected = api.preferences.max_affected();
+    if max_affected.is_some() && !routine.returns.set_of {
+        return Err(ApiError::MaxAffectedNeedsSet);
+    }
+
+    // 3. SQL.
+    let head = api.method == Method::HEAD;
+    let body_format = if head {
+        BodyFormat::None
+    } else {
+        negotiated.body
+    };
+    let has_range = config.max_rows.is_some() || !api.range.is_all();
+    let count_mode = match api.preferences.count {
+        Some(Count::Exact | Count::Estimated) => CountMode::Exact { limit: None },
+        Some(Count::Planned) | None => CountMode::None,
+    };
+    let statement = call_statement(&plan, body_format, count_mode, has_range);
+    let mut context = request.context.clone();
+    context.function_settings = routine.settings.clone();
+    let mode = TransactionMode {
+        read_only: plan.read_only,
+        isolation: match routine.isolation_level.as_deref() {
+            Some("serializable") => "SERIALIZABLE",
+            Some("repeatable read") => "REPEATABLE READ",
+            _ => "READ COMMITTED",
+        },
+    };
+
+    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
+        let explained = super::plan::explain::statement(statement, *json, *options);
+        let rows = execute::query(&state.db.api, context, explained).await?;
+        let mut parts = ResponseParts::new(200);
+        parts.header("Content-Type", negotiated.media.content_type());
+        parts.body = Some(super::plan::explain::body(&rows, *json));
+        return Ok(parts.into_response());
+    }
+
+    // 4. One transaction; its end depends on the outcome.
+    let singular = matches!(
+        negotiated.media,
+        MediaType::Singular | MediaType::SingularStripped
+    );
+    let rollback = rollback_wanted(config, &api.preferences);
+    let decide = move |outcome: &StatementOutcome| -> Decision {
+        let rows = outcome.page_total;
+        if singular && rows != 1 {
+            return Decision::Fail(ApiError::Singular { rows });
+        }
+        if let Some(limit) = max_affected
+            && rows > limit
+        {
+            return Decision::Fail(ApiError::MaxAffected { rows });
+        }
+        if rollback {
+            Decision::Rollback
+        } else {
+            Decision::Commit
+        }
+    };
+    let outcome = execute::run(&state.db.api, context, mode, statement, decide).await?;
+
+    // 5. Response, like a read's.
+    let total = match api.preferences.count {
+        Some(Count::Exact | Count::Estimated) => outcome.total.or(Some(outcome.page_total)),
+        _ => None,
+    };
+    let lower = api.range.limit_offset().1;
+    let (content_range, status) =
+        super::request::range::content_range(lower, outcome.page_total, total);
+    let applied = api
+        .preferences
+        .applied(Action::Call, config.tx_end.allows_override(), false);
+    if routine.returns.is_void {
+        let mut parts = ResponseParts::new(204);
+        parts.header("Content-Range", content_range);
+        if let Some(applied) = applied {
+            parts.header("Preference-Applied", applied);
+        }
+        parts.apply_gucs(
+            outcome.response_headers.as_deref(),
+            outcome.response_status.as_deref(),
+        )?;
+        return Ok(parts.into_response());
+    }
+    let mut parts = ResponseParts::new(status);
+    parts.header("Content-Range", content_range);
+    parts.header("Content-Type", negotiated.media.content_type());
+    if api.content_profile {
+        parts.header("Content-Profile", api.schema.clone());
+    }
+    if let Some(applied) = applied {
+        parts.header("Preference-Applied", applied);
+    }
+    if status == 416 {
+        parts.body = Some(
+            ApiError::OffsetBeyondTotal {
+                offset: lower,
+                total: total.unwrap_or(0),
+            }
+            .body()
+            .to_string(),
+        );
+        return Ok(parts.into_response());
+    }
+    parts.apply_gucs(
+        outcome.response_headers.as_deref(),
+        outcome.response_status.as_deref(),
+    )?;
+    if !head {
+        parts.body = Some(outcome.body);
+    }
+    Ok(parts.into_response())
+}
+
+/// `OPTIONS /rpc/fn`: volatile functions can only be called with POST.
+pub fn options(request: &Request, name: &str) -> Result<HttpResponse, ApiError> {
+    let key = super::schema_cache::QualifiedName::new(request.api.schema.clone(), name);
+    let overloads = request.cache.routines.get(&key).ok_or_else(|| {
+        ApiError::FunctionNotFound {
+            message: format!(
+                "Could not find the function {}.{name} without parameters in the schema cache",
+                request.api.schema
+            ),
+            details: format!(
+                "Searched for the function {}.{name} without parameters, but no matches were found in the schema cache.",
+                request.api.schema
+            ),
+            hint: None,
+        }
+    })?;
+    let volatile = overloads
+        .iter()
+        .all(|routine| routine.volatility == Volatility::Volatile);
+    Ok(options_response(if volatile {
+        "OPTIONS,POST"
+    } else {
+        "OPTIONS,GET,HEAD,POST"
+    }))
+}

@@ -1,0 +1,241 @@
+//! Plans of table writes: INSERT (POST, also upserts and PUT), UPDATE (PATCH), DELETE.
+//!
+//! Errors in PostgREST's order: read-plan errors of the representation, PGRST105 (PUT
+//! filters), PGRST204 (unknown payload column).
+
+use std::collections::BTreeSet;
+
+use actix_web::http::Method;
+
+use super::super::error::ApiError;
+use super::super::request::api_request::ApiRequest;
+use super::super::request::ast::{Operation, Operator};
+use super::super::request::payload::Payload;
+use super::super::request::preferences::{Missing, Resolution, Return};
+use super::super::schema_cache::{Cardinality, QualifiedName, Relation, Relationship, SchemaCache};
+use super::read::{Condition, ReadNode, SelectPlan, plan_representation, root_conditions};
+
+/// What a write returns from the table (`RETURNING`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Returnings {
+    /// `RETURNING 1`: only the count matters.
+    One,
+    /// `RETURNING "s"."t".*`
+    All,
+    /// `RETURNING` these columns (sorted).
+    Columns(Vec<String>),
+}
+
+/// A payload column with the type it is read as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayloadColumn {
+    pub name: String,
+    /// Declared type, typmod included (`character varying(20)`).
+    pub sql_type: String,
+    /// Default expression, for `Prefer: missing=default`.
+    pub default: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mutation {
+    Insert {
+        /// Conflict target and resolution of an upsert.
+        on_conflict: Option<(Vec<String>, Resolution)>,
+        /// PUT: the primary-key values from the URL, applied to the payload rows.
+        put_keys: Vec<(String, String)>,
+    },
+    Update,
+    Delete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MutatePlan {
+    pub table: QualifiedName,
+    pub mutation: Mutation,
+    pub columns: Vec<PayloadColumn>,
+    pub payload: Option<Payload>,
+    /// `Prefer: missing=default` (POST and PATCH).
+    pub missing_default: bool,
+    /// The WHERE of UPDATE and DELETE.
+    pub conditions: Vec<Condition>,
+    pub returnings: Returnings,
+    /// The read over the returned rows (`return=representation` only).
+    pub representation: Option<ReadNode>,
+    /// Primary-key columns for `Location` (`return=headers-only` inserts).
+    pub location_keys: Option<Vec<String>>,
+    /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
+    pub count_inserts: bool,
+}
+
+pub fn plan_mutation(
+    cache: &SchemaCache,
+    relation: &Relation,
+    request: &ApiRequest,
+    payload: Option<Payload>,
+) -> Result<MutatePlan, ApiError> {
+    let preferences = &request.preferences;
+    let representation = plan_representation(
+        cache,
+        &request.schema,
+        relation,
+        &request.query,
+        cache.config.aggregates_enabled,
+    )?;
+
+    let put_keys = if request.method == Method::PUT {
+        put_keys(relation, request)?
+    } else {
+        Vec::new()
+    };
+
+    let columns: Vec<PayloadColumn> = match &payload {
+        Some(payload) => payload
+            .keys
+            .iter()
+            .map(|key| {
+                relation
+                    .column(key)
+                    .map(|column| PayloadColumn {
+                        name: column.name.clone(),
+                        sql_type: column.nominal_type.clone(),
+                        default: column.default.clone(),
+                    })
+                    .ok_or_else(|| ApiError::UnknownColumn {
+                        column: key.clone(),
+                        table: relation.name.name.clone(),
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
+
+    let wants_rows = matches!(
+        preferences.representation,
+        Some(Return::Representation | Return::HeadersOnly)
+    );
+    let returnings = if wants_rows {
+        returnings(relation, &representation)
+    } else {
+        Returnings::One
+    };
+
+    let mutation = match request.method {
+        Method::POST => Mutation::Insert {
+            on_conflict: preferences.resolution.and_then(|resolution| {
+                let target = match &request.query.on_conflict {
+                    Some(columns) => columns.clone(),
+                    None => relation.primary_key.clone(),
+                };
+                (!target.is_empty()).then_some((target, resolution))
+            }),
+            put_keys: Vec::new(),
+        },
+        Method::PUT => Mutation::Insert {
+            on_conflict: Some((relation.primary_key.clone(), Resolution::MergeDuplicates)),
+            put_keys,
+        },
+        Method::PATCH => Mutation::Update,
+        _ => Mutation::Delete,
+    };
+    let count_inserts = matches!(
+        &mutation,
+        Mutation::Insert {
+            on_conflict: Some((_, Resolution::MergeDuplicates)),
+            ..
+        }
+    );
+    let location_keys = (request.method == Method::POST
+        && preferences.representation == Some(Return::HeadersOnly)
+        && !relation.primary_key.is_empty())
+    .then(|| relation.primary_key.clone());
+
+    Ok(MutatePlan {
+        table: relation.name.clone(),
+        conditions: match mutation {
+            Mutation::Update | Mutation::Delete => root_conditions(relation, &request.query),
+            Mutation::Insert { .. } => Vec::new(),
+        },
+        mutation,
+        columns,
+        payload,
+        missing_default: preferences.missing == Some(Missing::Default)
+            && matches!(request.method, Method::POST | Method::PATCH),
+        returnings,
+        representation: (preferences.representation == Some(Return::Representation))
+            .then_some(representation),
+        location_keys,
+        count_inserts,
+    })
+}
+
+/// `*` when the root selects everything or embeds a computed relationship; otherwise the
+/// selected columns, the columns the embeds join on and the primary key, sorted.
+fn returnings(relation: &Relation, representation: &ReadNode) -> Returnings {
+    let computed = representation
+        .children
+        .iter()
+        .any(|child| matches!(child.relationship, Relationship::Computed { .. }));
+    if computed || representation.select.contains(&SelectPlan::Star) {
+        return Returnings::All;
+    }
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for item in &representation.select {
+        if let SelectPlan::Column { column, .. } = item {
+            names.insert(column.name.clone());
+        }
+    }
+    for child in &representation.children {
+        if let Relationship::ForeignKey { cardinality, .. } = &child.relationship {
+            match cardinality {
+                Cardinality::ManyToOne { columns, .. }
+                | Cardinality::OneToMany { columns, .. }
+                | Cardinality::OneToOne { columns, .. } => {
+                    names.extend(columns.iter().map(|(own, _)| own.clone()));
+                }
+                Cardinality::ManyToMany(junction) => {
+                    names.extend(junction.columns_source.iter().map(|(own, _)| own.clone()));
+                }
+            }
+        }
+    }
+    names.extend(relation.primary_key.iter().cloned());
+    Returnings::Columns(names.into_iter().collect())
+}
+
+/// PUT must name exactly the primary key, each with `eq`, and no logic trees (PGRST105).
+fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<(String, String)>, ApiError> {
+    let query = &request.query;
+    if !query.logic.is_empty() || relation.primary_key.is_empty() {
+        return Err(ApiError::PutFilters);
+    }
+    let raw_keys: BTreeSet<String> = query
+        .filters
+        .iter()
+        .map(|(path, filter)| {
+            let mut key = path.join(".");
+            if !key.is_empty() {
+                key.push('.');
+            }
+            key.push_str(&filter.field.name);
+            key
+        })
+        .collect();
+    let primary_key: BTreeSet<String> = relation.primary_key.iter().cloned().collect();
+    if raw_keys != primary_key {
+        return Err(ApiError::PutFilters);
+    }
+    query
+        .filters
+        .iter()
+        .map(|(path, filter)| match &filter.operation {
+            Operation::Compare {
+                operator: Operator::Eq,
+                quantifier: None,
+                value,
+            } if path.is_empty() && !filter.negated && filter.field.json_path.is_empty() => {
+                Ok((filter.field.name.clone(), value.clone()))
+            }
+            _ => Err(ApiError::PutFilters),
+        })
+        .collect()
+}

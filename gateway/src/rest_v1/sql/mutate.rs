@@ -1,0 +1,307 @@
+//! SQL for table writes, in the shape PostgREST generates:
+//!
+//! ```sql
+//! WITH pgrst_source AS ( INSERT … | UPDATE … | DELETE … RETURNING … )
+//! SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total,
+//!        <Location parts> AS header, <body> AS body, <GUCs>, <inserted rows> AS response_inserted
+//! FROM ( <representation read, or SELECT * FROM pgrst_source> ) _postgrest_t
+//! ```
+//!
+//! The body is one `json` parameter, read with `json_to_record[set]` and the columns'
+//! declared types, so values convert exactly as PostgreSQL converts JSON.
+
+use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings};
+use super::super::plan::read::Qualifier;
+use super::super::request::preferences::Resolution;
+use super::fragment::{SqlBuilder, ident, qualified};
+use super::read::{BodyFormat, Context, body_expression, node_query, render_condition};
+
+/// `set_config` counters of really inserted rows: +1 per payload row, −1 per row that
+/// went through `DO UPDATE`.
+const COUNT_INSERT: &str = "set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) + 1)::text, true) <> '0'";
+const UNCOUNT_UPDATE: &str = "set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) - 1)::text, true) <> '-1'";
+
+/// The whole write statement.
+pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> SqlBuilder {
+    let mut sql = SqlBuilder::new();
+    sql.push("WITH pgrst_source AS ( ");
+    match &plan.mutation {
+        Mutation::Insert {
+            on_conflict,
+            put_keys,
+        } => insert(&mut sql, plan, on_conflict.as_ref(), put_keys),
+        Mutation::Update => update(&mut sql, plan),
+        Mutation::Delete => delete(&mut sql, plan),
+    }
+    sql.push(" ) SELECT null::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ");
+    match &plan.location_keys {
+        Some(keys) => {
+            sql.push(concat!(
+                "CASE WHEN pg_catalog.count(_postgrest_t) = 1 THEN coalesce((",
+                "WITH data AS (SELECT row_to_json(_) AS row FROM pgrst_source AS _ LIMIT 1) ",
+                "SELECT array_agg(json_data.key || '=' || coalesce('eq.' || json_data.value, 'is.null')) ",
+                "FROM data CROSS JOIN json_each_text(data.row) AS json_data WHERE json_data.key = ANY("
+            ))
+            .typed_param(crate::rest_v1::sql::read::array_literal(keys), "text[]")
+            .push(")), array[]::text[]) ELSE array[]::text[] END");
+        }
+        None => {
+            sql.push("array[]::text[]");
+        }
+    }
+    sql.push(" AS header, ");
+    let representation = plan
+        .representation
+        .as_ref()
+        .filter(|_| body != BodyFormat::None);
+    sql.push(if representation.is_some() {
+        body_expression(body)
+    } else {
+        "''::text"
+    });
+    sql.push(
+        " AS body, nullif(current_setting('response.headers', true), '') AS response_headers, ",
+    )
+    .push("nullif(current_setting('response.status', true), '') AS response_status, ")
+    .push(if plan.count_inserts {
+        "nullif(current_setting('pgrst.inserted', true), '')::int"
+    } else {
+        "NULL::int"
+    })
+    .push(" AS response_inserted FROM ( ");
+    match representation {
+        Some(node) => node_query(&mut sql, node, None),
+        None => {
+            sql.push("SELECT * FROM pgrst_source");
+        }
+    }
+    sql.push(" ) _postgrest_t");
+    sql
+}
+
+fn table(plan: &MutatePlan) -> String {
+    qualified(&plan.table.schema, &plan.table.name)
+}
+
+fn returning(sql: &mut SqlBuilder, plan: &MutatePlan) {
+    let table = table(plan);
+    sql.push(" RETURNING ");
+    match &plan.returnings {
+        Returnings::One => {
+            sql.push("1");
+        }
+        Returnings::All => {
+            sql.push(&table).push(".*");
+        }
+        Returnings::Columns(columns) => {
+            let list: Vec<String> = columns
+                .iter()
+                .map(|c| format!("{table}.{}", ident(c)))
+                .collect();
+            sql.push(&list.join(", "));
+        }
+    }
+}
+
+/// `FROM (SELECT $1::json AS json_data) pgrst_payload, [defaults,] LATERAL (…) pgrst_body`
+fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
+    let Some(payload) = &plan.payload else {
+        return;
+    };
+    let json = if plan.missing_default {
+        "jsonb"
+    } else {
+        "json"
+    };
+    sql.push(" FROM (SELECT ")
+        .typed_param(payload.json.clone(), json)
+        .push(" AS json_data) pgrst_payload, ");
+    let mut source = "pgrst_payload.json_data";
+    if plan.missing_default {
+        sql.push("LATERAL (SELECT ");
+        if payload.object {
+            defaults_object(sql, &plan.columns);
+            sql.push(" || pgrst_payload.json_data AS val) pgrst_json_defs, ");
+        } else {
+            sql.push("jsonb_agg(");
+            defaults_object(sql, &plan.columns);
+            sql.push(" || elem) AS val FROM jsonb_array_elements(pgrst_payload.json_data) elem) pgrst_json_defs, ");
+        }
+        source = "pgrst_json_defs.val";
+    }
+    if plan.columns.is_empty() {
+        if payload.object {
+            sql.push("LATERAL (SELECT FROM (values(1)) _ ) pgrst_body");
+        } else {
+            sql.push(&format!(
+                "LATERAL (SELECT FROM {json}_array_elements({source}) _ ) pgrst_body"
+            ));
+        }
+        return;
+    }
+    let names: Vec<String> = plan.columns.iter().map(|c| ident(&c.name)).collect();
+    // Declared types come from the catalog (`format_type`), which quotes where needed.
+    let definitions: Vec<String> = plan
+        .columns
+        .iter()
+        .map(|c| format!("{} {}", ident(&c.name), c.sql_type))
+        .collect();
+    let function = match (payload.object, plan.missing_default) {
+        (true, false) => "json_to_record",
+        (false, false) => "json_to_recordset",
+        (true, true) => "jsonb_to_record",
+        (false, true) => "jsonb_to_recordset",
+    };
+    sql.push(&format!(
+        "LATERAL (SELECT {} FROM {function}({source}) AS _({}) ) pgrst_body",
+        names.join(", "),
+        definitions.join(", ")
+    ));
+}
+
+/// `jsonb_build_object('col', <default>, …)` for payload columns that have a default. The
+/// defaults are the catalog's own expressions.
+fn defaults_object(sql: &mut SqlBuilder, columns: &[PayloadColumn]) {
+    sql.push("jsonb_build_object(");
+    let mut first = true;
+    for column in columns {
+        if let Some(default) = &column.default {
+            if !first {
+                sql.push(", ");
+            }
+            first = false;
+            sql.typed_param(column.name.clone(), "text")
+                .push(", ")
+                .push(default);
+        }
+    }
+    sql.push(")");
+}
+
+fn insert(
+    sql: &mut SqlBuilder,
+    plan: &MutatePlan,
+    on_conflict: Option<&(Vec<String>, Resolution)>,
+    put_keys: &[(String, String)],
+) {
+    let names: Vec<String> = plan.columns.iter().map(|c| ident(&c.name)).collect();
+    sql.push("INSERT INTO ").push(&table(plan));
+    if names.is_empty() {
+        sql.push(" SELECT");
+    } else {
+        sql.push(&format!("({}) SELECT ", names.join(", ")));
+        let selected: Vec<String> = names
+            .iter()
+            .map(|n| format!("\"pgrst_body\".{n}"))
+            .collect();
+        sql.push(&selected.join(", "));
+    }
+    payload_source(sql, plan);
+
+    let mut conditions = Vec::new();
+    // PUT: only payload rows whose key equals the URL's (checked before counting).
+    for (column, value) in put_keys {
+        let mut condition = SqlBuilder::new();
+        condition
+            .push(&format!("\"pgrst_body\".{} = ", ident(column)))
+            .param(value.clone());
+        conditions.push(condition);
+    }
+    if plan.count_inserts {
+        let mut condition = SqlBuilder::new();
+        condition.push(COUNT_INSERT);
+        conditions.push(condition);
+    }
+    if !conditions.is_empty() {
+        sql.push(" WHERE ");
+        for (index, condition) in conditions.into_iter().enumerate() {
+            if index > 0 {
+                sql.push(" AND ");
+            }
+            sql.extend(condition);
+        }
+    }
+
+    if let Some((target, resolution)) = on_conflict {
+        let target: Vec<String> = target.iter().map(|c| ident(c)).collect();
+        sql.push(&format!(" ON CONFLICT({}) ", target.join(", ")));
+        if *resolution == Resolution::IgnoreDuplicates || names.is_empty() {
+            sql.push("DO NOTHING");
+        } else {
+            let sets: Vec<String> = names
+                .iter()
+                .map(|n| format!("{n} = EXCLUDED.{n}"))
+                .collect();
+            sql.push("DO UPDATE SET ").push(&sets.join(", "));
+            if plan.count_inserts {
+                sql.push(" WHERE ").push(UNCOUNT_UPDATE);
+            }
+        }
+    }
+    returning(sql, plan);
+}
+
+fn where_conditions(sql: &mut SqlBuilder, plan: &MutatePlan) {
+    if plan.conditions.is_empty() {
+        return;
+    }
+    let table = table(plan);
+    // Root conditions never involve embeds, so any node serves as their context.
+    let context_node = super::super::plan::read::ReadNode {
+        relation: plan.table.clone(),
+        qualifier: Qualifier::Table(plan.table.clone()),
+        select: Vec::new(),
+        conditions: Vec::new(),
+        order: Vec::new(),
+        limit: None,
+        offset: 0,
+        children: Vec::new(),
+        depth: 0,
+        from_cte: false,
+    };
+    sql.push(" WHERE ");
+    for (index, condition) in plan.conditions.iter().enumerate() {
+        if index > 0 {
+            sql.push(" AND ");
+        }
+        render_condition(sql, &table, condition, &context_node, Context::Main);
+    }
+}
+
+fn update(sql: &mut SqlBuilder, plan: &MutatePlan) {
+    if plan.columns.is_empty() {
+        // Nothing to set: no UPDATE runs (and no trigger fires).
+        let bare = ident(&plan.table.name);
+        let selected = match &plan.returnings {
+            Returnings::One => "NULL".to_owned(),
+            Returnings::All => format!("{bare}.*"),
+            Returnings::Columns(columns) => columns
+                .iter()
+                .map(|c| format!("{bare}.{}", ident(c)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        sql.push(&format!("SELECT {selected} FROM "))
+            .push(&table(plan))
+            .push(" WHERE false");
+        return;
+    }
+    let sets: Vec<String> = plan
+        .columns
+        .iter()
+        .map(|c| format!("{0} = \"pgrst_body\".{0}", ident(&c.name)))
+        .collect();
+    sql.push("UPDATE ")
+        .push(&table(plan))
+        .push(" SET ")
+        .push(&sets.join(", "));
+    payload_source(sql, plan);
+    where_conditions(sql, plan);
+    returning(sql, plan);
+}
+
+fn delete(sql: &mut SqlBuilder, plan: &MutatePlan) {
+    sql.push("DELETE FROM ").push(&table(plan));
+    where_conditions(sql, plan);
+    returning(sql, plan);
+}

@@ -1,0 +1,139 @@
+//! rest/v1 writes and calls on the wire: headers and bodies supabase-js does not expose.
+//! (The behaviour itself is covered by the supabase-js conformance suite.)
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::helpers::spawn_app_with;
+
+#[tokio::test]
+async fn location_percent_encodes_the_new_rows_key() {
+    let app = spawn_app_with(&[]).await;
+    app.admin()
+        .await
+        .batch_execute("CREATE TABLE public.labels (code text PRIMARY KEY, n int)")
+        .await
+        .unwrap();
+    // The event trigger reloads the schema cache; wait until the table is known.
+    for _ in 0..100 {
+        let status = app
+            .rest(Method::GET, "/labels")
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if status == 200 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let response = app
+        .rest(Method::POST, "/labels")
+        .header("Prefer", "return=headers-only")
+        .json(&json!({"code": "1° Básico & Co", "n": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    assert_eq!(
+        response.headers()["location"],
+        "/labels?code=eq.1%C2%B0%20B%C3%A1sico%20%26%20Co"
+    );
+    assert!(!response.headers().contains_key("content-type"));
+}
+
+#[tokio::test]
+async fn void_calls_answer_204_with_only_content_range() {
+    let app = spawn_app_with(&[]).await;
+    let response = app
+        .rest(Method::POST, "/rpc/rename_school")
+        .bearer_auth(app.service_role_key())
+        .json(&json!({"school": 1, "new_name": "Liceo"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    assert_eq!(response.headers()["content-range"], "0-0/*");
+    assert!(!response.headers().contains_key("content-type"));
+    assert_eq!(response.text().await.unwrap(), "");
+}
+
+#[tokio::test]
+async fn options_on_functions_lists_get_only_for_read_only_ones() {
+    let app = spawn_app_with(&[]).await;
+    for (function, allow) in [
+        ("add_grades", "OPTIONS,GET,HEAD,POST"),
+        ("rename_school", "OPTIONS,POST"),
+    ] {
+        let response = app
+            .rest(Method::OPTIONS, &format!("/rpc/{function}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{function}");
+        assert_eq!(response.headers()["allow"], allow, "{function}");
+    }
+}
+
+#[tokio::test]
+async fn body_limit_is_exact_and_answered_in_postgrest_shape() {
+    let app = spawn_app_with(&[("REST_MAX_BODY_SIZE", "64")]).await;
+    let fits = r#"{"id": 90, "name": "abcdefghijklmnopqrstuvwxyz0123456789abcdef"}"#;
+    assert_eq!(fits.len(), 64);
+    let response = app
+        .rest(Method::POST, "/students")
+        .header("Content-Type", "application/json")
+        .body(fits)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let too_big = fits.replacen("abcd", "abcde", 1);
+    let response = app
+        .rest(Method::POST, "/students")
+        .header("Content-Type", "application/json")
+        .body(too_big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "PGRST413");
+    assert_eq!(
+        body["details"],
+        "The request body exceeds the limit of 64 bytes"
+    );
+}
+
+#[tokio::test]
+async fn deferred_constraints_still_fail_a_rolled_back_request() {
+    let app = spawn_app_with(&[("PGRST_DB_TX_END", "rollback")]).await;
+    let response = app
+        .rest(Method::POST, "/room_bookings")
+        .json(&json!([{"room": "A1", "slot": 1}, {"room": "A1", "slot": 1}]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "23505");
+    let response = app
+        .rest(Method::POST, "/room_bookings")
+        .header("Prefer", "return=representation")
+        .json(&json!({"room": "B2", "slot": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let kept = app
+        .admin()
+        .await
+        .query("SELECT count(*) FROM public.room_bookings", &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        kept[0].get::<_, i64>(0),
+        0,
+        "db-tx-end=rollback keeps nothing"
+    );
+}

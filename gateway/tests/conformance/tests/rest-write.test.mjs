@@ -1,0 +1,809 @@
+// supabase-js against rest/v1 writes and function calls: inserts, upserts, PUT, updates,
+// deletes, transaction control, RPC, error mapping, response GUCs and the pre-request hook.
+//
+// Expectations are what PostgREST 14 answers for the school fixture
+// (gateway/tests/fixtures/school.sql). Where supabase-js cannot express a request (CSV bodies,
+// raw text bodies, response headers) the test uses fetch with the headers supabase-js would send.
+// Tests in this file share one database, so each one writes rows of its own (ids noted).
+
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnGateway } from '../harness.mjs'
+import {
+  ANA,
+  BETO,
+  anonClient,
+  assertError,
+  assertOk,
+  clientWithAccessToken,
+  serviceClient,
+  userToken,
+} from '../support.mjs'
+
+let gateway
+
+const anon = () => anonClient(gateway)
+const service = () => serviceClient(gateway)
+const asAna = () => clientWithAccessToken(gateway, userToken(gateway, ANA, 'ana@colegio.cl'))
+const asBeto = () => clientWithAccessToken(gateway, userToken(gateway, BETO, 'beto@colegio.cl'))
+
+/** A raw rest/v1 request with the anon key (or `token`), as supabase-js would send it. */
+function rest(target, path, { method = 'GET', headers = {}, body, token } = {}) {
+  return fetch(`${target.url}/rest/v1${path}`, {
+    method,
+    headers: {
+      apikey: target.anonKey,
+      Authorization: `Bearer ${token ?? target.anonKey}`,
+      ...headers,
+    },
+    body,
+  })
+}
+
+const json = (value) => ({ 'Content-Type': 'application/json', body: JSON.stringify(value) })
+
+function jsonRequest(method, value, headers = {}) {
+  const { body, ...contentType } = json(value)
+  return { method, body, headers: { ...contentType, ...headers } }
+}
+
+/** Rows of `sql` read directly from the database (the source of truth after a write). */
+async function rows(sql, params = []) {
+  return (await gateway.admin((client) => client.query(sql, params))).rows
+}
+
+before(async () => {
+  gateway = await spawnGateway()
+})
+
+after(async () => {
+  await gateway?.stop()
+})
+
+// ---------------------------------------------------------------------------------------------
+
+describe('insert', () => {
+  test('one object with select(): 201 and the stored row', async () => {
+    const result = await anon().from('students').insert({ id: 10, name: 'Hugo' }).select()
+    assertOk(result, [{ id: 10, name: 'Hugo', birthday: null, nickname: null }], {
+      status: 201,
+      statusText: 'Created',
+    })
+  })
+
+  test('without select(): 201, no body', async () => {
+    const result = await anon().from('students').insert({ id: 11, name: 'Inés' })
+    assertOk(result, null, { status: 201 })
+    assert.deepEqual(await rows('SELECT name FROM students WHERE id = 11'), [{ name: 'Inés' }])
+  })
+
+  test('bulk insert: the union of keys (columns=), missing keys are null', async () => {
+    const result = await anon()
+      .from('students')
+      .insert([
+        { id: 12, name: 'Javiera', nickname: 'Javi' },
+        { id: 13, name: 'Juan', birthday: '2017-03-04' },
+      ])
+      .select('id, nickname, birthday')
+    assertOk(
+      result,
+      [
+        { id: 12, nickname: 'Javi', birthday: null },
+        { id: 13, nickname: null, birthday: '2017-03-04' },
+      ],
+      { status: 201 },
+    )
+  })
+
+  test('defaultToNull: false (missing=default): defaults, identity, generated columns', async () => {
+    const result = await service()
+      .from('lesson_notes')
+      .insert(
+        [
+          { course_id: 1, body: 'Tablas  del dos' },
+          { course_id: 2, body: 'Lectura', status: 'publicada' },
+        ],
+        { defaultToNull: false },
+      )
+      .select('course_id, body, status, words, edits')
+    assertOk(
+      result,
+      [
+        { course_id: 1, body: 'Tablas  del dos', status: 'borrador', words: 3, edits: 0 },
+        { course_id: 2, body: 'Lectura', status: 'publicada', words: 1, edits: 0 },
+      ],
+      { status: 201 },
+    )
+    const ids = await rows('SELECT id FROM lesson_notes ORDER BY id')
+    assert.deepEqual(
+      ids.map((row) => Number(row.id)),
+      [1, 2, 3],
+    )
+  })
+
+  test('count: exact counts the inserted rows', async () => {
+    const result = await anon()
+      .from('students')
+      .insert([{ id: 14, name: 'Karen' }, { id: 15, name: 'Lucas' }], { count: 'exact' })
+    assertOk(result, null, { status: 201, count: 2 })
+  })
+
+  test('select() with embedding on the inserted row', async () => {
+    const result = await service()
+      .from('courses')
+      .insert({ id: 20, teacher_id: 1, name: 'Ciencias', level: '1° básico' })
+      .select('id, name, teacher:teachers(name)')
+    assertOk(result, [{ id: 20, name: 'Ciencias', teacher: { name: 'Ana Pérez' } }], {
+      status: 201,
+    })
+  })
+
+  test('single(): one object; two rows are refused and nothing is kept', async () => {
+    assertOk(
+      await anon().from('students').insert({ id: 16, name: 'Marta' }).select('id').single(),
+      { id: 16 },
+      { status: 201 },
+    )
+    const result = await anon()
+      .from('students')
+      .insert([{ id: 17, name: 'Nico' }, { id: 18, name: 'Olga' }])
+      .select('id')
+      .single()
+    assertError(
+      result,
+      {
+        code: 'PGRST116',
+        details: 'The result contains 2 rows',
+        hint: null,
+        message: 'Cannot coerce the result to a single JSON object',
+      },
+      406,
+    )
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id IN (17, 18)'), [])
+  })
+
+  test('return=headers-only: Location of the new row', async () => {
+    const response = await rest(gateway, '/students', jsonRequest('POST', { id: 19, name: 'Pía' }, { Prefer: 'return=headers-only' }))
+    assert.equal(response.status, 201)
+    assert.equal(response.headers.get('location'), '/students?id=eq.19')
+    assert.equal(response.headers.get('content-range'), '*/*')
+    assert.equal(response.headers.get('preference-applied'), 'return=headers-only')
+    assert.equal(await response.text(), '')
+  })
+
+  test('CSV bodies', async () => {
+    const response = await rest(gateway, '/students?select=id,name,nickname', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/csv', Prefer: 'return=representation' },
+      body: 'id,name,nickname\n21,Quique,NULL\n22,"Rosa, la mayor",Rosi',
+    })
+    assert.equal(response.status, 201)
+    assert.deepEqual(await response.json(), [
+      { id: 21, name: 'Quique', nickname: null },
+      { id: 22, name: 'Rosa, la mayor', nickname: 'Rosi' },
+    ])
+  })
+
+  test('bad bodies are PGRST102, before any lookup', async () => {
+    for (const [body, message] of [
+      ['{"id": 1,', 'Empty or invalid json'],
+      ['', 'Empty or invalid json'],
+      ['[{"id": 1}, {"name": "x"}]', 'All object keys must match'],
+    ]) {
+      const response = await rest(gateway, '/no_such_table', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      })
+      assert.equal(response.status, 400)
+      assert.deepEqual(await response.json(), { code: 'PGRST102', details: null, hint: null, message })
+    }
+  })
+
+  test('unknown columns are PGRST204', async () => {
+    const result = await anon().from('students').insert({ id: 23, name: 'Sara', apodo: 'Sari' })
+    assertError(
+      result,
+      {
+        code: 'PGRST204',
+        details: null,
+        hint: null,
+        message: "Could not find the 'apodo' column of 'students' in the schema cache",
+      },
+      400,
+    )
+  })
+
+  test('constraint violations keep their SQLSTATE and map to PostgREST statuses', async () => {
+    assertError(
+      await anon().from('students').insert({ id: 1, name: 'Otro Diego' }),
+      {
+        code: '23505',
+        details: 'Key (id)=(1) already exists.',
+        hint: null,
+        message: 'duplicate key value violates unique constraint "students_pkey"',
+      },
+      409,
+      'Conflict',
+    )
+    assertError(
+      await service().from('enrollments').insert({ course_id: 99, student_id: 1 }),
+      {
+        code: '23503',
+        details: 'Key (course_id)=(99) is not present in table "courses".',
+        hint: null,
+        message: 'insert or update on table "enrollments" violates foreign key constraint "enrollments_course_id_fkey"',
+      },
+      409,
+    )
+    assertError(
+      await anon().from('students').insert({ id: 24 }),
+      {
+        code: '23502',
+        details: 'Failing row contains (24, null, null, null).',
+        hint: null,
+        message: 'null value in column "name" of relation "students" violates not-null constraint',
+      },
+      400,
+    )
+    assertError(
+      await anon().from('students').insert({ id: 'veinticinco', name: 'X' }),
+      { code: '22P02', details: null, hint: null, message: 'invalid input syntax for type integer: "veinticinco"' },
+      400,
+    )
+    const check = await service().from('lesson_notes').insert({ course_id: 1, body: '' })
+    assert.equal(check.status, 400)
+    assert.equal(check.error.code, '23514')
+    assert.equal(check.error.message, 'new row for relation "lesson_notes" violates check constraint "lesson_notes_body_check"')
+    const generated = await service()
+      .from('courses')
+      .insert({ id: 25, teacher_id: 1, name: 'Arte', level: '1° básico', summary: 'arte' })
+    assert.equal(generated.status, 400)
+    assert.equal(generated.error.code, '428C9')
+    assert.equal(generated.error.message, 'cannot insert a non-DEFAULT value into column "summary"')
+  })
+
+  test('a failing row leaves nothing written (one transaction per request)', async () => {
+    const result = await anon()
+      .from('students')
+      .insert([{ id: 26, name: 'Tomás' }, { id: 26, name: 'Tomás otra vez' }])
+    assert.equal(result.status, 409)
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id = 26'), [])
+  })
+})
+
+describe('row-level security on writes', () => {
+  test('a teacher inserts her own course', async () => {
+    const result = await asAna()
+      .from('courses')
+      .insert({ id: 30, teacher_id: 1, name: 'Música', level: '2° básico' })
+      .select('id, name')
+    assertOk(result, [{ id: 30, name: 'Música' }], { status: 201 })
+  })
+
+  test('WITH CHECK violations are 42501: 403 with a JWT, 401 without', async () => {
+    const error = {
+      code: '42501',
+      details: null,
+      hint: null,
+      message: 'new row violates row-level security policy for table "courses"',
+    }
+    assertError(
+      await asAna().from('courses').insert({ id: 31, teacher_id: 2, name: 'Ajeno', level: '1° medio' }),
+      error,
+      403,
+      'Forbidden',
+    )
+    assertError(
+      await anon().from('courses').insert({ id: 32, teacher_id: 1, name: 'Anónimo', level: '1° medio' }),
+      error,
+      401,
+      'Unauthorized',
+    )
+    assertError(
+      await asAna().from('courses').update({ teacher_id: 2 }).eq('id', 2),
+      error,
+      403,
+    )
+    assert.deepEqual(await rows('SELECT teacher_id FROM courses WHERE id = 2'), [{ teacher_id: 1 }])
+  })
+
+  test('USING hides other teachers\' rows from update and delete', async () => {
+    assertOk(await asAna().from('courses').update({ name: 'Historia de Ana' }).eq('id', 3).select('id'), [])
+    assertOk(await asAna().from('courses').delete().eq('id', 3).select('id'), [])
+    assert.deepEqual(await rows('SELECT name FROM courses WHERE id = 3'), [{ name: 'Historia' }])
+    assertOk(
+      await asBeto().from('courses').update({ name: 'Historia de Chile' }).eq('id', 3).select('id, name'),
+      [{ id: 3, name: 'Historia de Chile' }],
+    )
+  })
+
+  test('permission denied without a grant: 42501', async () => {
+    const result = await anon().from('grades_private').insert({ id: 1, note: 'x' })
+    assertError(
+      result,
+      { code: '42501', details: null, hint: null, message: 'permission denied for table grades_private' },
+      401,
+    )
+  })
+})
+
+describe('upsert and PUT', () => {
+  test('merge-duplicates: 201 when a row is new, existing rows are updated', async () => {
+    const result = await anon()
+      .from('students')
+      .upsert([
+        { id: 2, name: 'Elena María' },
+        { id: 40, name: 'Ulises' },
+      ])
+      .select('id, name')
+    assertOk(
+      result,
+      [
+        { id: 2, name: 'Elena María' },
+        { id: 40, name: 'Ulises' },
+      ],
+      { status: 201 },
+    )
+  })
+
+  test('merge-duplicates over existing rows only: 200', async () => {
+    const result = await anon().from('students').upsert({ id: 40, name: 'Ulises B.' }).select('name')
+    assertOk(result, [{ name: 'Ulises B.' }], { status: 200 })
+  })
+
+  test('ignoreDuplicates keeps existing rows and returns only the new ones', async () => {
+    const result = await anon()
+      .from('students')
+      .upsert(
+        [
+          { id: 40, name: 'No cambia' },
+          { id: 41, name: 'Valeria' },
+        ],
+        { ignoreDuplicates: true },
+      )
+      .select('id, name')
+    assertOk(result, [{ id: 41, name: 'Valeria' }], { status: 201 })
+    assert.deepEqual(await rows('SELECT name FROM students WHERE id = 40'), [{ name: 'Ulises B.' }])
+  })
+
+  test('onConflict on another unique key', async () => {
+    const result = await service()
+      .from('enrollments')
+      .upsert({ course_id: 1, student_id: 1, grade: 7.0 }, { onConflict: 'course_id,student_id' })
+      .select('course_id, student_id, grade')
+    assertOk(result, [{ course_id: 1, student_id: 1, grade: 7.0 }], { status: 200 })
+  })
+
+  test('PUT inserts or replaces one row by its full primary key', async () => {
+    let response = await rest(gateway, '/students?id=eq.42', jsonRequest('PUT', { id: 42, name: 'Walter' }))
+    assert.equal(response.status, 204)
+    response = await rest(
+      gateway,
+      '/students?id=eq.42',
+      jsonRequest('PUT', { id: 42, name: 'Walter W.', nickname: 'Wal' }, { Prefer: 'return=representation' }),
+    )
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), [{ id: 42, name: 'Walter W.', birthday: null, nickname: 'Wal' }])
+  })
+
+  test('PUT errors: PGRST105, PGRST114, PGRST115', async () => {
+    const cases = [
+      ['/students?name=eq.x', { id: 43, name: 'x' }, 405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators"],
+      ['/students?id=eq.43&limit=1', { id: 43, name: 'x' }, 400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT'],
+      ['/students?id=eq.43', { id: 44, name: 'x' }, 400, 'PGRST115', 'Payload values do not match URL in primary key column(s)'],
+    ]
+    for (const [path, body, status, code, message] of cases) {
+      const response = await rest(gateway, path, jsonRequest('PUT', body))
+      assert.equal(response.status, status, path)
+      assert.deepEqual(await response.json(), { code, details: null, hint: null, message }, path)
+    }
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id IN (43, 44)'), [])
+  })
+
+  test('concurrent upserts: no duplicate rows, no errors, every row ends in one writer\'s state', async () => {
+    const ids = [50, 51, 52, 53, 54]
+    const writers = Array.from({ length: 12 }, (_, writer) =>
+      anon()
+        .from('students')
+        .upsert(ids.map((id) => ({ id, name: `escritor ${writer}` }))),
+    )
+    const results = await Promise.all(writers)
+    for (const result of results) {
+      assert.equal(result.error, null)
+      assert.ok([200, 201].includes(result.status), String(result.status))
+    }
+    assert.equal(results.filter((result) => result.status === 201).length >= 1, true)
+    const stored = await rows('SELECT id, name FROM students WHERE id = ANY($1) ORDER BY id', [ids])
+    assert.deepEqual(
+      stored.map((row) => row.id),
+      ids,
+    )
+    for (const row of stored) assert.match(row.name, /^escritor \d+$/)
+  })
+
+  test('concurrent updates of one row: no lost updates (a trigger counts every edit)', async () => {
+    const updates = Array.from({ length: 20 }, (_, n) =>
+      service().from('lesson_notes').update({ status: `revisión ${n}` }).eq('id', 1),
+    )
+    for (const result of await Promise.all(updates)) assert.equal(result.status, 204)
+    assert.deepEqual(await rows('SELECT edits FROM lesson_notes WHERE id = 1'), [{ edits: 20 }])
+  })
+})
+
+describe('update and delete', () => {
+  test('update with filters: 204 without select, rows with select', async () => {
+    assertOk(await anon().from('students').update({ nickname: 'Fabi' }).eq('id', 3), null, { status: 204 })
+    const result = await anon()
+      .from('students')
+      .update({ nickname: 'X' })
+      .in('id', [10, 11])
+      .select('id, nickname')
+      .order('id', { ascending: false })
+    assertOk(result, [
+      { id: 11, nickname: 'X' },
+      { id: 10, nickname: 'X' },
+    ])
+  })
+
+  test('update with or() and no match', async () => {
+    const result = await anon()
+      .from('students')
+      .update({ nickname: 'Y' })
+      .or('name.eq.Nadie,id.eq.999')
+      .select('id')
+    assertOk(result, [])
+  })
+
+  test('triggers run: edits is counted, the generated column follows the body', async () => {
+    const result = await service()
+      .from('lesson_notes')
+      .update({ body: 'Restas con canje' })
+      .eq('id', 2)
+      .select('words, edits')
+    assertOk(result, [{ words: 3, edits: 1 }])
+  })
+
+  test('count: exact on update', async () => {
+    const result = await anon().from('students').update({ birthday: '2016-01-01' }, { count: 'exact' }).in('id', [12, 13])
+    assertOk(result, null, { status: 204, count: 2 })
+  })
+
+  test('delete with select returns the deleted rows', async () => {
+    const result = await anon().from('students').delete().in('id', [14, 15]).select('id, name').order('id')
+    assertOk(result, [
+      { id: 14, name: 'Karen' },
+      { id: 15, name: 'Lucas' },
+    ])
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id IN (14, 15)'), [])
+  })
+
+  test('maxAffected: more rows than allowed is PGRST124 and nothing changes', async () => {
+    const result = await anon().from('students').update({ nickname: 'Z' }).in('id', [10, 11]).maxAffected(1)
+    assertError(
+      result,
+      {
+        code: 'PGRST124',
+        details: 'The query affects 2 rows',
+        hint: null,
+        message: 'Query result exceeds max-affected preference constraint',
+      },
+      400,
+    )
+    assert.deepEqual(await rows('SELECT nickname FROM students WHERE id IN (10, 11)'), [{ nickname: 'X' }, { nickname: 'X' }])
+    assertOk(await anon().from('students').delete().eq('id', 16).maxAffected(1), null, { status: 204 })
+  })
+
+  test('single() on an update of two rows is refused and rolled back', async () => {
+    const result = await anon().from('students').update({ nickname: 'W' }).in('id', [10, 11]).select().single()
+    assert.equal(result.status, 406)
+    assert.equal(result.error.code, 'PGRST116')
+    assert.deepEqual(await rows('SELECT DISTINCT nickname FROM students WHERE id IN (10, 11)'), [{ nickname: 'X' }])
+  })
+})
+
+describe('transaction end', () => {
+  test('tx=rollback is ignored unless the server allows it (db-tx-end=commit)', async () => {
+    const result = await anon().from('students').insert({ id: 60, name: 'Se queda' }).select('id').rollback()
+    assertOk(result, [{ id: 60 }], { status: 201 })
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id = 60'), [{ id: 60 }])
+  })
+
+  test('with PGRST_DB_TX_END=commit-allow-override, rollback() answers as usual and keeps nothing', async () => {
+    const other = await spawnGateway({ PGRST_DB_TX_END: 'commit-allow-override' })
+    try {
+      const client = anonClient(other)
+      const result = await client.from('students').insert({ id: 61, name: 'Ensayo' }).select('id, name').rollback()
+      assertOk(result, [{ id: 61, name: 'Ensayo' }], { status: 201 })
+      const response = await rest(
+        other,
+        '/students',
+        jsonRequest('POST', { id: 61, name: 'Ensayo' }, { Prefer: 'tx=rollback' }),
+      )
+      assert.equal(response.status, 201)
+      assert.equal(response.headers.get('preference-applied'), 'tx=rollback')
+      const stored = await other.admin((admin) => admin.query('SELECT id FROM students WHERE id = 61'))
+      assert.deepEqual(stored.rows, [])
+      const rpc = await client.rpc('rename_school', { school: 1, new_name: 'Ensayo' }).rollback()
+      assert.equal(rpc.status, 204)
+      const school = await other.admin((admin) => admin.query('SELECT name FROM schools WHERE id = 1'))
+      assert.deepEqual(school.rows, [{ name: 'Liceo Bicentenario' }])
+    } finally {
+      await other.stop()
+    }
+  })
+})
+
+describe('rpc', () => {
+  test('scalar results, named arguments, defaults', async () => {
+    assertOk(await anon().rpc('add_grades', { a: 5.5, b: 1 }), 6.5)
+    assertOk(await anon().rpc('add_grades', { a: 2 }), 2)
+  })
+
+  test('GET for immutable and stable functions, HEAD with a count', async () => {
+    assertOk(await anon().rpc('add_grades', { a: 1, b: 2 }, { get: true }), 3)
+    assertOk(await anon().rpc('grade_scale', {}, { head: true, count: 'exact' }), null, { count: 7 })
+  })
+
+  test('setof scalar: an array of values', async () => {
+    assertOk(await anon().rpc('grade_scale'), [1, 2, 3, 4, 5, 6, 7])
+  })
+
+  test('setof composite with the read grammar: select, filters, order, limit, count', async () => {
+    // Courses 1 and 2 are the fixture's; other tests of this file add courses of teacher 1.
+    const ofAna = () => anon().rpc('courses_of', { teacher: 1 }, { count: 'exact' }).lt('id', 10)
+    assertOk(await anon().rpc('courses_of', { teacher: 1 }).select('id, name').gt('id', 1).lt('id', 10), [
+      { id: 2, name: 'Lenguaje' },
+    ])
+    assertOk(await ofAna().select('id').order('id', { ascending: false }).limit(1), [{ id: 2 }], { status: 206, count: 2 })
+    assertOk(await ofAna().select('id').range(0, 0), [{ id: 1 }], { status: 206, count: 2 })
+    assertOk(
+      await anon().rpc('courses_of', { teacher: 1 }).select('id, teacher:teachers(name)').eq('id', 1),
+      [{ id: 1, teacher: { name: 'Ana Pérez' } }],
+    )
+  })
+
+  test('single composite result from a volatile function', async () => {
+    assertOk(await service().rpc('enroll', { course: 2, student: 2 }), { course_id: 2, student_id: 2, grade: null })
+  })
+
+  test('void functions: 204', async () => {
+    assertOk(await service().rpc('rename_school', { school: 2, new_name: 'Escuela Las Lomas' }), null, { status: 204 })
+    assert.deepEqual(await rows('SELECT name FROM schools WHERE id = 2'), [{ name: 'Escuela Las Lomas' }])
+  })
+
+  test('volatile functions called with GET fail read-only: 405 25006', async () => {
+    assertError(
+      await service().rpc('rename_school', { school: 2, new_name: 'x' }, { get: true }),
+      { code: '25006', details: null, hint: null, message: 'cannot execute UPDATE in a read-only transaction' },
+      405,
+    )
+  })
+
+  test('single unnamed json, text and bytea parameters', async () => {
+    assertOk(await anon().rpc('echo_json', { x: [1, 2], y: 'dos' }), { x: [1, 2], y: 'dos' })
+    let response = await rest(gateway, '/rpc/shout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'hola',
+    })
+    assert.equal(response.status, 200)
+    assert.equal(await response.text(), '"HOLA"')
+    response = await rest(gateway, '/rpc/byte_length', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: new Uint8Array([0, 1, 2, 255]),
+    })
+    assert.equal(await response.text(), '4')
+  })
+
+  test('params=single-object passes the whole body to a single json parameter', async () => {
+    const response = await rest(
+      gateway,
+      '/rpc/summarize',
+      jsonRequest('POST', { x: 1, y: 2, z: 3 }, { Prefer: 'params=single-object' }),
+    )
+    assert.equal(response.status, 200)
+    assert.equal(await response.text(), '3')
+    assertOk(await anon().rpc('summarize', { payload: { x: 1 } }), 1)
+  })
+
+  test('variadic parameters from repeated query keys and JSON arrays', async () => {
+    const response = await rest(gateway, '/rpc/tag_list?tags=suma&tags=resta')
+    assert.equal(await response.text(), '"suma|resta"')
+    assertOk(await anon().rpc('tag_list', { tags: ['a', 'b', 'c'] }), 'a|b|c')
+  })
+
+  test('overloads are chosen by argument names; ambiguity is PGRST203 (300)', async () => {
+    assertOk(await anon().rpc('greet'), 'Hola')
+    assertOk(await anon().rpc('greet', { name: 'Ana' }), 'Hola, Ana')
+    assertError(
+      await anon().rpc('pick', { x: 1 }),
+      {
+        code: 'PGRST203',
+        details: null,
+        hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+        message: 'Could not choose the best candidate function between: public.pick(x => integer), public.pick(x => text)',
+      },
+      300,
+    )
+  })
+
+  test('unknown functions are PGRST202 with a hint', async () => {
+    assertError(
+      await anon().rpc('add_grade', { a: 1 }),
+      {
+        code: 'PGRST202',
+        details:
+          'Searched for the function public.add_grade with parameter a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+        hint: 'Perhaps you meant to call the function public.add_grades',
+        message: 'Could not find the function public.add_grade(a) in the schema cache',
+      },
+      404,
+    )
+    const wrongArguments = await anon().rpc('add_grades', { a: 1, c: 2 })
+    assert.equal(wrongArguments.status, 404)
+    assert.equal(wrongArguments.error.message, 'Could not find the function public.add_grades(a, c) in the schema cache')
+    assert.equal(wrongArguments.error.hint, 'Perhaps you meant to call the function public.add_grades(a, b)')
+  })
+
+  test('the caller\'s JWT reaches the function', async () => {
+    assertOk(await asAna().rpc('whoami'), { role: 'authenticated', sub: ANA })
+    assertOk(await anon().rpc('whoami'), { role: 'anon', sub: null })
+  })
+})
+
+describe('errors raised by functions', () => {
+  test('RAISE EXCEPTION is P0001: 400 with the hint', async () => {
+    assertError(
+      await anon().rpc('check_grade', { grade: 8 }),
+      { code: 'P0001', details: null, hint: 'Usa notas entre 1,0 y 7,0', message: 'La nota 8 está fuera de la escala' },
+      400,
+    )
+  })
+
+  test('ERRCODE PTxyz sets the status', async () => {
+    assertError(
+      await anon().rpc('spend_stars', { stars: 5 }),
+      { code: 'PT402', details: 'Faltan 5 estrellas', hint: null, message: 'Estrellas insuficientes' },
+      402,
+    )
+  })
+
+  test('RAISE SQLSTATE PGRST sets code, message, status and headers', async () => {
+    assertError(
+      await anon().rpc('close_course', { course: 1 }),
+      { code: 'CURSO_CERRADO', details: 'Fin de semestre', hint: null, message: 'El curso está cerrado' },
+      409,
+    )
+    const response = await rest(gateway, '/rpc/close_course', jsonRequest('POST', { course: 1 }))
+    assert.equal(response.headers.get('x-motivo'), 'cerrado')
+  })
+
+  test('a function\'s statement_timeout applies to the call: 57014 is 500', async () => {
+    assertError(
+      await anon().rpc('slow_report'),
+      { code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' },
+      500,
+    )
+  })
+
+  test('the role\'s statement_timeout stops slow requests (configurable per role)', async () => {
+    await gateway.admin(async (client) => {
+      await client.query(`ALTER ROLE anon IN DATABASE ${gateway.database} SET statement_timeout = '300ms'`)
+      await client.query(`NOTIFY pgrst, 'reload schema'`)
+    })
+    try {
+      const deadline = Date.now() + 5000
+      let result
+      do {
+        result = await anon().rpc('nap', { seconds: 1 })
+        if (result.status === 500 || Date.now() > deadline) break
+        await new Promise((done) => setTimeout(done, 100))
+      } while (true)
+      assertError(
+        result,
+        { code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' },
+        500,
+      )
+      assertOk(await service().rpc('nap', { seconds: 0.5 }), null, { status: 204 })
+    } finally {
+      await gateway.admin(async (client) => {
+        await client.query(`ALTER ROLE anon IN DATABASE ${gateway.database} RESET statement_timeout`)
+        await client.query(`NOTIFY pgrst, 'reload schema'`)
+      })
+    }
+  })
+})
+
+describe('serialization failures', () => {
+  test('40001 is retried: the third attempt succeeds; three failures are a 500', async () => {
+    assertOk(await anon().rpc('settle_after_conflicts'), 3)
+    assertError(
+      await anon().rpc('always_conflicts'),
+      { code: '40001', details: null, hint: null, message: 'conflicto permanente' },
+      500,
+    )
+    assert.deepEqual(await rows('SELECT last_value FROM public.conflict_attempts'), [{ last_value: '6' }])
+  })
+})
+
+describe('response GUCs and Preference-Applied', () => {
+  test('functions set response.status and response.headers', async () => {
+    const response = await rest(gateway, '/rpc/created_note', jsonRequest('POST', {}))
+    assert.equal(response.status, 201)
+    assert.equal(response.headers.get('location'), '/lesson_notes?id=eq.1')
+    assert.equal(await response.text(), '"ok"')
+  })
+
+  test('Preference-Applied lists the honoured preferences only', async () => {
+    const response = await rest(
+      gateway,
+      '/students?id=eq.10',
+      jsonRequest('PATCH', { nickname: 'H' }, { Prefer: 'return=representation, count=exact, nonsense=1' }),
+    )
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('preference-applied'), 'return=representation, count=exact')
+    assert.equal(response.headers.get('content-range'), '0-0/1')
+  })
+
+  test('handling=strict refuses unknown preferences: PGRST122', async () => {
+    const response = await rest(
+      gateway,
+      '/students?id=eq.10',
+      jsonRequest('PATCH', { nickname: 'H' }, { Prefer: 'handling=strict, nonsense=1' }),
+    )
+    assert.equal(response.status, 400)
+    assert.deepEqual(await response.json(), {
+      code: 'PGRST122',
+      details: 'Invalid preferences: nonsense=1',
+      hint: null,
+      message: 'Invalid preferences given with handling=strict',
+    })
+  })
+})
+
+describe('gateway limits and hooks', () => {
+  test('bodies over REST_MAX_BODY_SIZE get 413', async () => {
+    const other = await spawnGateway({ REST_MAX_BODY_SIZE: '1024' })
+    try {
+      const response = await rest(other, '/students', jsonRequest('POST', { id: 70, name: 'x'.repeat(2000) }))
+      assert.equal(response.status, 413)
+      const body = await response.json()
+      assert.equal(body.code, 'PGRST413')
+      assert.equal(body.message, 'Payload Too Large')
+      assert.equal((await rest(other, '/students', jsonRequest('POST', { id: 70, name: 'corto' }))).status, 201)
+    } finally {
+      await other.stop()
+    }
+  })
+
+  test('PGRST_DB_PRE_REQUEST runs before every request and may refuse it', async () => {
+    const other = await spawnGateway({ PGRST_DB_PRE_REQUEST: 'public.check_request' })
+    try {
+      let response = await rest(other, '/schools?select=id&id=eq.1')
+      assert.equal(response.status, 200)
+      assert.equal(response.headers.get('x-pre-request'), 'ok')
+      response = await rest(other, '/students', jsonRequest('POST', { id: 71, name: 'Bloqueado' }, { 'x-cielo-block': 'si' }))
+      assert.equal(response.status, 403)
+      assert.equal(response.headers.get('x-bloqueo'), 'pre-request')
+      assert.deepEqual(await response.json(), {
+        code: 'BLOQUEADO',
+        details: null,
+        hint: null,
+        message: 'Solicitud bloqueada',
+      })
+      const stored = await other.admin((admin) => admin.query('SELECT id FROM students WHERE id = 71'))
+      assert.deepEqual(stored.rows, [])
+    } finally {
+      await other.stop()
+    }
+  })
+
+  test('expired tokens are refused before any write: PGRST303', async () => {
+    const expired = userToken(gateway, ANA, 'ana@colegio.cl', { expiresIn: -60 })
+    const response = await rest(gateway, '/students', { ...jsonRequest('POST', { id: 72, name: 'x' }), token: expired })
+    assert.equal(response.status, 401)
+    assert.deepEqual(await response.json(), { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' })
+  })
+})
