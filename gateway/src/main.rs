@@ -2,6 +2,11 @@
 
 use std::process::ExitCode;
 
+/// Every request allocates many small, short-lived buffers across threads; mimalloc's
+/// per-thread free lists serve that pattern with far less time in the allocator than glibc's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 use gateway::config::Settings;
 use gateway::keys::ApiKeys;

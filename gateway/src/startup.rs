@@ -16,12 +16,14 @@ use tracing_actix_web::{RequestId, TracingLogger};
 
 use crate::config::{ConfigError, Settings};
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
-use crate::db::{Database, DbError};
+use crate::db::{Database, DbError, api_pool};
 use crate::keys::{ApiKeys, KeyError};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
 use crate::status::StatusInfo;
-use crate::{api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, web as webapp};
+use crate::{
+    api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, telemetry, web as webapp,
+};
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +117,11 @@ impl Application {
 
         let web_dir = web_dir_if_built(&settings);
         let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
+        // One API pool per worker (see `db::api_pool`); DB_POOL_SIZE is shared among them.
+        let workers = std::thread::available_parallelism().map_or(1, usize::from);
+        let per_worker = settings.database.pool_size.div_ceil(workers);
+        let api_config = db.api_config.clone();
+        let pool_timeout = settings.database.pool_timeout;
         let state = web::Data::new(AppState {
             settings,
             keys,
@@ -125,15 +132,25 @@ impl Application {
 
         let server = HttpServer::new(move || {
             let web_dir = web_dir.clone();
-            App::new()
-                .app_data(state.clone())
+            let api_pool = api_pool::worker_pool(api_config.clone(), per_worker, pool_timeout)
+                .map(web::Data::new);
+            let app = App::new().app_data(state.clone());
+            let app = match api_pool {
+                Ok(pool) => app.app_data(pool),
+                Err(error) => {
+                    // Requests on this worker then answer 500 (no pool); say why once.
+                    tracing::error!(%error, "could not build this worker's API pool");
+                    app
+                }
+            };
+            app
                 // Innermost first: the last `wrap` sees the request first.
                 .wrap(from_fn(api_key::gate))
                 .wrap(from_fn(webapp::cache_headers))
                 .wrap(cors())
                 .wrap(from_fn(request_id_header))
                 .wrap(Compress::default())
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<telemetry::RequestSpan>::new())
                 .route("/health", web::get().to(health::gateway_health))
                 .route("/config.json", web::get().to(webapp::runtime_config))
                 .configure(auth_v1::routes)
@@ -143,6 +160,7 @@ impl Application {
                 .configure(inbox::routes)
                 .configure(move |config| webapp::configure(config, web_dir))
         })
+        .workers(workers)
         .listen(listener)
         .map_err(StartError::Server)?
         .shutdown_timeout(shutdown_timeout)
@@ -257,8 +275,9 @@ async fn serve_with_database(
             tokio::select! {
                 result = &mut server => result,
                 how = embedded.exited() => {
-                    handle.stop(false).await;
-                    let _ = server.await;
+                    // The server future must be polled while the stop is awaited: it is
+                    // the server that handles the stop command.
+                    let (_, _) = tokio::join!(handle.stop(false), &mut server);
                     Err(StartError::DatabaseExited(how))
                 }
             }

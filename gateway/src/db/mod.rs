@@ -3,9 +3,11 @@
 //! * `admin`: the `DATABASE_URL` role (superuser `postgres` in the embedded cluster). Used
 //!   for migrations and by services that manage platform schemas (auth, storage).
 //! * `api`: the `authenticator` role, which can only switch into `anon`, `authenticated` and
-//!   `service_role`. Every client request that runs user SQL goes through this pool, so a
-//!   bug in request handling can never act with more than those roles' rights.
+//!   `service_role`. Every client request that runs user SQL goes through an `authenticator`
+//!   pool, so a bug in request handling can never act with more than those roles' rights.
+//!   rest/v1 uses per-worker pools built from `api_config` (see [`api_pool`]).
 
+pub mod api_pool;
 pub mod embedded;
 pub mod migrate;
 
@@ -23,6 +25,8 @@ pub struct Database {
     pub admin: Pool,
     pub api: Pool,
     pub admin_config: tokio_postgres::Config,
+    /// Connection settings of the `authenticator` role, for the per-worker API pools.
+    pub api_config: tokio_postgres::Config,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -82,8 +86,9 @@ impl Database {
         };
         Ok(Self {
             admin: pool(admin_config.clone(), 4, timeouts)?,
-            api: pool(api_config, settings.database.pool_size, timeouts)?,
+            api: pool(api_config.clone(), settings.database.pool_size, timeouts)?,
             admin_config,
+            api_config,
         })
     }
 }

@@ -17,14 +17,8 @@ use super::schema_cache::Volatility;
 use super::sql::call::call_statement;
 use super::sql::read::{BodyFormat, CountMode};
 use super::write::rollback_wanted;
-use crate::state::AppState;
 
-pub async fn handle(
-    request: &Request,
-    name: &str,
-    body: &[u8],
-    state: &AppState,
-) -> Result<HttpResponse, ApiError> {
+pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpResponse, ApiError> {
     let api = &request.api;
     let cache = &request.cache;
     let config = &cache.config;
@@ -91,7 +85,7 @@ pub async fn handle(
 
     if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
         let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::query(&state.db.api, context, explained).await?;
+        let rows = execute::query(&request.pool, context, explained).await?;
         let mut parts = ResponseParts::new(200);
         parts.header("Content-Type", negotiated.media.content_type());
         parts.body = Some(super::plan::explain::body(&rows, *json));
@@ -120,7 +114,7 @@ pub async fn handle(
             Decision::Commit
         }
     };
-    let outcome = execute::run(&state.db.api, context, mode, statement, decide).await?;
+    let outcome = execute::run(&request.pool, context, mode, statement, decide).await?;
 
     // 5. Response, like a read's.
     let total = match api.preferences.count {

@@ -1,27 +1,28 @@
 //! The only stage that talks to PostgreSQL.
 //!
-//! Every request is one transaction on a pooled `authenticator` connection:
+//! Every request is one transaction on a pooled `authenticator` connection of the worker's
+//! own pool ([`ApiPool`]): `BEGIN … READ ONLY|READ WRITE`; the request settings
+//! (`search_path`, the role's own settings, `role`, `request.jwt.claims`, `request.method`,
+//! `request.path`, `request.headers`, `request.cookies`, `timezone`, hoisted function
+//! settings) in one statement; the pre-request function; the statement; `COMMIT`.
 //!
-//! 1. `BEGIN … READ ONLY|READ WRITE`, the request settings (`search_path`, the role's own
-//!    settings, `role`, `request.jwt.claims`, `request.method`, `request.path`,
-//!    `request.headers`, `request.cookies`, `timezone`) in one statement, and the
-//!    statement's preparation — pipelined, so the statement is analysed with the request's
-//!    `search_path`;
-//! 2. the statement (and the pre-request function, counts…) followed by `COMMIT`, pipelined.
+//! When the connection has every statement of the request prepared already, all of that is
+//! sent at once — one round trip. Otherwise the transaction is opened and the missing
+//! statements are prepared in a first pipeline (so names resolve with the request's
+//! `search_path`), and the rest follows in a second one. Writes wait for the statement's
+//! outcome before deciding how the transaction ends.
 //!
-//! Prepared statements are cached per connection. The work runs on its own task so a
-//! client that disconnects mid-request cannot leave a connection inside a transaction.
+//! A request that is cancelled mid-transaction (the client went away) leaves its connection
+//! marked; the pool rolls the transaction back before anyone else gets the connection.
 
-use deadpool_postgres::{Object, Pool};
+use futures_util::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::Statement;
 use tokio_postgres::types::ToSql;
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
-
-/// Prepared statements kept per connection before the cache is reset.
-const STATEMENT_CACHE_LIMIT: usize = 1_000;
+use crate::db::api_pool::{ApiConnection, ApiPool};
 
 /// The settings PostgREST applies to every request's transaction.
 #[derive(Debug, Clone)]
@@ -50,12 +51,16 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
-    fn settings(&self) -> (Vec<String>, Vec<String>) {
-        let mut names = vec!["search_path".to_owned()];
-        let mut values = vec![self.search_path.clone()];
+    /// Names and values of the transaction's settings, in the order they are applied.
+    fn settings(&self) -> (Vec<&str>, Vec<&str>) {
+        let capacity = 8 + self.role_settings.len() + self.function_settings.len();
+        let mut names = Vec::with_capacity(capacity);
+        let mut values = Vec::with_capacity(capacity);
+        names.push("search_path");
+        values.push(self.search_path.as_str());
         for (name, value) in &self.role_settings {
-            names.push(name.clone());
-            values.push(value.clone());
+            names.push(name);
+            values.push(value);
         }
         for (name, value) in [
             ("role", &self.role),
@@ -65,16 +70,16 @@ impl RequestContext {
             ("request.headers", &self.headers),
             ("request.cookies", &self.cookies),
         ] {
-            names.push(name.to_owned());
-            values.push(value.clone());
+            names.push(name);
+            values.push(value);
         }
         if let Some(zone) = &self.timezone {
-            names.push("timezone".to_owned());
-            values.push(zone.clone());
+            names.push("timezone");
+            values.push(zone);
         }
         for (name, value) in &self.function_settings {
-            names.push(name.clone());
-            values.push(value.clone());
+            names.push(name);
+            values.push(value);
         }
         (names, values)
     }
@@ -98,66 +103,52 @@ pub struct ReadOutcome {
 /// Runs a read statement (the shape of `sql::read::read_statement`) in a read-only
 /// transaction, optionally with an `EXPLAIN` of the count query for planned counts.
 pub async fn read(
-    pool: &Pool,
+    pool: &ApiPool,
     context: RequestContext,
     statement: SqlBuilder,
     explain_count: Option<SqlBuilder>,
 ) -> Result<ReadOutcome, ApiError> {
-    let pool = pool.clone();
-    let task = tokio::spawn(async move {
-        let client = pool.get().await?;
-        let anonymous = context.anonymous;
-        let result = read_on(&client, &context, statement, explain_count).await;
-        if result.is_err() {
-            // Leave the connection clean for the next request.
-            let _ = client.batch_execute("ROLLBACK").await;
-        }
-        result.map_err(|error| database_error(error, anonymous))
-    });
-    task.await
-        .map_err(|error| ApiError::Internal(format!("request task failed: {error}")))?
+    on_connection(pool, context, move |connection, context| {
+        Box::pin(async move { read_on(connection, &context, statement, explain_count).await })
+    })
+    .await
 }
 
 async fn read_on(
-    client: &Object,
+    connection: &mut ApiConnection,
     context: &RequestContext,
     statement: SqlBuilder,
     explain_count: Option<SqlBuilder>,
 ) -> Result<ReadOutcome, Failure> {
-    if client.statement_cache.size() > STATEMENT_CACHE_LIMIT {
-        client.statement_cache.clear();
-    }
     let (sql, params) = statement.into_parts();
-    let main = begin(
-        client,
-        context,
-        "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY",
-        &sql,
-    )
-    .await?;
-    let explain = match &explain_count {
-        Some(count) => Some(
-            client
-                .prepare_cached(&format!("EXPLAIN (FORMAT JSON) {}", count.sql()))
-                .await?,
-        ),
-        None => None,
-    };
-    let commit = client.prepare_cached("COMMIT").await?;
+    let explain = explain_count.map(|count| {
+        let (count_sql, count_params) = count.into_parts();
+        (format!("EXPLAIN (FORMAT JSON) {count_sql}"), count_params)
+    });
+    let mut sqls = vec![sql.as_str()];
+    if let Some((explain_sql, _)) = &explain {
+        sqls.push(explain_sql);
+    }
+    let prepared = open(connection, context, READ_ONLY, &sqls).await?;
+    let client = &connection.client;
 
     let main_params = param_refs(&params);
-    let main_rows = client.query(&main, &main_params);
     let explain_rows = async {
-        match (&explain, &explain_count) {
-            (Some(statement), Some(count)) => client
-                .query(statement, &param_refs(count.params()))
+        match (&explain, prepared.statements.get(1)) {
+            (Some((_, explain_params)), Some(statement)) => client
+                .query(statement, &param_refs(explain_params))
                 .await
                 .map(Some),
             _ => Ok(None),
         }
     };
-    let commit_done = client.execute(&commit, &[]);
-    let (rows, explained, committed) = tokio::join!(main_rows, explain_rows, commit_done);
+    let (preamble, rows, explained, committed) = tokio::join!(
+        preamble(client, &prepared, context),
+        client.query(&prepared.statements[0], &main_params),
+        explain_rows,
+        client.execute(&prepared.commit, &[]),
+    );
+    preamble?;
     let rows = rows?;
     let explained = explained?;
     committed?;
@@ -214,63 +205,62 @@ const ATTEMPTS: usize = 3;
 /// Runs a write or function call: settings, the statement, then `decide` picks commit,
 /// rollback or failure.
 pub async fn run(
-    pool: &Pool,
+    pool: &ApiPool,
     context: RequestContext,
     mode: TransactionMode,
     statement: SqlBuilder,
     decide: impl Fn(&StatementOutcome) -> Decision + Send + Sync + 'static,
 ) -> Result<StatementOutcome, ApiError> {
-    let pool = pool.clone();
-    let task = tokio::spawn(async move {
-        let client = pool.get().await?;
-        let anonymous = context.anonymous;
-        let begin_sql = format!(
-            "BEGIN ISOLATION LEVEL {} {}",
-            mode.isolation,
-            if mode.read_only {
-                "READ ONLY"
-            } else {
-                "READ WRITE"
-            }
-        );
-        let (sql, params) = statement.into_parts();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let result = run_on(&client, &context, &begin_sql, &sql, &params, &decide).await;
-            match result {
-                Ok(outcome) => return Ok(outcome),
-                Err(error) => {
-                    let _ = client.batch_execute("ROLLBACK").await;
-                    let transient = matches!(&error, Failure::Postgres(e)
-                        if e.code().is_some_and(|c| matches!(c.code(), "40001" | "40P01")));
-                    if !(transient && attempt < ATTEMPTS) {
-                        return Err(match error {
-                            Failure::Rejected(error) => error,
-                            other => database_error(other, anonymous),
-                        });
+    let begin_sql = format!(
+        "BEGIN ISOLATION LEVEL {} {}",
+        mode.isolation,
+        if mode.read_only {
+            "READ ONLY"
+        } else {
+            "READ WRITE"
+        }
+    );
+    on_connection(pool, context, move |connection, context| {
+        Box::pin(async move {
+            let (sql, params) = statement.into_parts();
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let result = run_on(connection, &context, &begin_sql, &sql, &params, &decide).await;
+                match result {
+                    Err(Failure::Postgres(error))
+                        if attempt < ATTEMPTS
+                            && error
+                                .code()
+                                .is_some_and(|c| matches!(c.code(), "40001" | "40P01")) =>
+                    {
+                        let _ = connection.client.batch_execute("ROLLBACK").await;
                     }
+                    other => return other,
                 }
             }
-        }
-    });
-    task.await
-        .map_err(|error| ApiError::Internal(format!("request task failed: {error}")))?
+        })
+    })
+    .await
 }
 
 async fn run_on(
-    client: &Object,
+    connection: &mut ApiConnection,
     context: &RequestContext,
     begin_sql: &str,
     sql: &str,
     params: &[TextParam],
     decide: &(impl Fn(&StatementOutcome) -> Decision + Send + Sync),
 ) -> Result<StatementOutcome, Failure> {
-    if client.statement_cache.size() > STATEMENT_CACHE_LIMIT {
-        client.statement_cache.clear();
-    }
-    let main = begin(client, context, begin_sql, sql).await?;
-    let rows = client.query(&main, &param_refs(params)).await?;
+    let prepared = open(connection, context, begin_sql, &[sql]).await?;
+    let client = &connection.client;
+    let refs = param_refs(params);
+    let (preamble, rows) = tokio::join!(
+        preamble(client, &prepared, context),
+        client.query(&prepared.statements[0], &refs),
+    );
+    preamble?;
+    let rows = rows?;
     let row = rows
         .first()
         .ok_or_else(|| Failure::Internal("statement returned no row".into()))?;
@@ -285,7 +275,7 @@ async fn run_on(
     };
     match decide(&outcome) {
         Decision::Commit => {
-            client.batch_execute("COMMIT").await?;
+            client.execute(&prepared.commit, &[]).await?;
         }
         Decision::Rollback => {
             // Deferred constraints still get their say before the rollback.
@@ -301,70 +291,168 @@ async fn run_on(
 /// Runs one statement in a read-only request transaction and returns its rows (OpenAPI
 /// privileges, `EXPLAIN` output).
 pub async fn query(
-    pool: &Pool,
+    pool: &ApiPool,
     context: RequestContext,
     statement: SqlBuilder,
 ) -> Result<Vec<tokio_postgres::Row>, ApiError> {
-    let pool = pool.clone();
-    let task = tokio::spawn(async move {
-        let client = pool.get().await?;
-        let anonymous = context.anonymous;
-        let result = async {
+    on_connection(pool, context, move |connection, context| {
+        Box::pin(async move {
             let (sql, params) = statement.into_parts();
-            let prepared = begin(
-                &client,
-                &context,
-                "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY",
-                &sql,
-            )
-            .await?;
-            let commit = client.prepare_cached("COMMIT").await?;
+            let prepared = open(connection, &context, READ_ONLY, &[&sql]).await?;
+            let client = &connection.client;
             let refs = param_refs(&params);
-            let (rows, committed) =
-                tokio::join!(client.query(&prepared, &refs), client.execute(&commit, &[]));
+            let (preamble, rows, committed) = tokio::join!(
+                preamble(client, &prepared, &context),
+                client.query(&prepared.statements[0], &refs),
+                client.execute(&prepared.commit, &[]),
+            );
+            preamble?;
             committed?;
-            Ok::<_, Failure>(rows?)
-        }
-        .await;
-        if result.is_err() {
-            let _ = client.batch_execute("ROLLBACK").await;
-        }
-        result.map_err(|error| database_error(error, anonymous))
-    });
-    task.await
-        .map_err(|error| ApiError::Internal(format!("request task failed: {error}")))?
+            Ok(rows?)
+        })
+    })
+    .await
 }
 
-/// Phase 1: `BEGIN`, the settings, the pre-request function and the preparation of the
-/// main statement, pipelined. Returns the prepared main statement.
-async fn begin(
-    client: &Object,
+const READ_ONLY: &str = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY";
+
+/// Checks out a connection and runs `work` on it; a failed transaction is rolled back so
+/// the connection goes back clean (a cancelled one is rolled back by the pool).
+async fn on_connection<T>(
+    pool: &ApiPool,
+    context: RequestContext,
+    work: impl for<'c> FnOnce(
+        &'c mut ApiConnection,
+        RequestContext,
+    ) -> BoxFuture<'c, Result<T, Failure>>,
+) -> Result<T, ApiError> {
+    let mut connection = pool.get().await.map_err(ApiError::from)?;
+    let anonymous = context.anonymous;
+    connection.transaction_started();
+    let result = work(&mut connection, context).await;
+    if result.is_err() {
+        let _ = connection.client.batch_execute("ROLLBACK").await;
+    }
+    connection.transaction_ended();
+    result.map_err(|error| database_error(error, anonymous))
+}
+
+/// The statements of one request transaction.
+struct Prepared {
+    begin: Statement,
+    settings: Statement,
+    commit: Statement,
+    pre_request: Option<Statement>,
+    /// The request's own statements, in the order asked for.
+    statements: Vec<Statement>,
+    /// `BEGIN` and the settings were already executed (to prepare missing statements).
+    begun: bool,
+}
+
+/// Finds the request's statements in the connection's cache. Any missing one is prepared
+/// inside the transaction, after `BEGIN` and the settings (one pipeline), so it is
+/// analysed with the request's `search_path`.
+async fn open(
+    connection: &mut ApiConnection,
     context: &RequestContext,
     begin_sql: &str,
-    main_sql: &str,
-) -> Result<Statement, Failure> {
-    let begin = client.prepare_cached(begin_sql).await?;
-    let settings = client.prepare_cached(SET_CONFIG).await?;
-    let (names, values) = context.settings();
-    let began = client.execute(&begin, &[]);
-    let setting_params: [&(dyn ToSql + Sync); 2] = [&names, &values];
-    let configured = client.execute(&settings, &setting_params);
-    let pre_requested = async {
-        if let Some(sql) = &context.pre_request {
-            let statement = client.prepare_cached(sql).await?;
-            client.execute(&statement, &[]).await?;
+    sqls: &[&str],
+) -> Result<Prepared, Failure> {
+    let begin = connection.prepare_cached(begin_sql).await?;
+    let settings = connection.prepare_cached(SET_CONFIG).await?;
+    let commit = connection.prepare_cached("COMMIT").await?;
+    let pre_request_sql = context.pre_request.as_deref();
+    let wanted: Vec<&str> = pre_request_sql
+        .into_iter()
+        .chain(sqls.iter().copied())
+        .collect();
+    let cached: Vec<Option<Statement>> = wanted.iter().map(|sql| connection.cached(sql)).collect();
+
+    let (found, begun) = if cached.iter().all(Option::is_some) {
+        (cached.into_iter().flatten().collect::<Vec<_>>(), false)
+    } else {
+        let client = &connection.client;
+        let (names, values) = context.settings();
+        let setting_params: [&(dyn ToSql + Sync); 2] = [&names, &values];
+        let preparations = futures_util::future::join_all(
+            wanted
+                .iter()
+                .zip(&cached)
+                .filter(|(_, cached)| cached.is_none())
+                .map(|(sql, _)| client.prepare(sql)),
+        );
+        let (began, configured, prepared) = tokio::join!(
+            client.execute(&begin, &[]),
+            client.execute(&settings, &setting_params),
+            preparations,
+        );
+        began?;
+        configured?;
+        let mut fresh = prepared.into_iter();
+        let mut found = Vec::with_capacity(wanted.len());
+        for (sql, cached) in wanted.iter().zip(cached) {
+            let statement = match cached {
+                Some(statement) => statement,
+                None => fresh
+                    .next()
+                    .ok_or_else(|| Failure::Internal("missing prepared statement".into()))??,
+            };
+            connection.remember(sql, statement.clone());
+            found.push(statement);
         }
-        Ok::<(), tokio_postgres::Error>(())
+        (found, true)
     };
-    // Prepared after the settings in the same pipeline: names resolve with the request's
-    // search_path.
-    let prepared = client.prepare_cached(main_sql);
-    let (began, configured, pre_requested, prepared) =
-        tokio::join!(began, configured, pre_requested, prepared);
+    let mut found = found.into_iter();
+    let pre_request = if pre_request_sql.is_some() {
+        found.next()
+    } else {
+        None
+    };
+    Ok(Prepared {
+        begin,
+        settings,
+        commit,
+        pre_request,
+        statements: found.collect(),
+        begun,
+    })
+}
+
+/// `BEGIN` and the settings (unless [`open`] already ran them), then the pre-request
+/// function. Every statement is sent on the first poll, so callers that `join!` this first
+/// with their own statements pipeline the whole transaction.
+async fn preamble(
+    client: &tokio_postgres::Client,
+    prepared: &Prepared,
+    context: &RequestContext,
+) -> Result<(), tokio_postgres::Error> {
+    let (names, values) = context.settings();
+    let setting_params: [&(dyn ToSql + Sync); 2] = [&names, &values];
+    let began = async {
+        if prepared.begun {
+            Ok(0)
+        } else {
+            client.execute(&prepared.begin, &[]).await
+        }
+    };
+    let configured = async {
+        if prepared.begun {
+            Ok(0)
+        } else {
+            client.execute(&prepared.settings, &setting_params).await
+        }
+    };
+    let pre_requested = async {
+        match &prepared.pre_request {
+            Some(statement) => client.execute(statement, &[]).await,
+            None => Ok(0),
+        }
+    };
+    let (began, configured, pre_requested) = tokio::join!(began, configured, pre_requested);
     began?;
     configured?;
     pre_requested?;
-    Ok(prepared?)
+    Ok(())
 }
 
 fn param_refs(params: &[TextParam]) -> Vec<&(dyn ToSql + Sync)> {

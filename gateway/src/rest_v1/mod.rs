@@ -30,7 +30,6 @@ use std::sync::Arc;
 
 use actix_web::http::Method;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
-use serde_json::Value;
 
 use self::auth::RequestAuth;
 use self::error::ApiError;
@@ -39,6 +38,7 @@ use self::request::api_request::{ApiRequest, RawRequest, Resource};
 use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, qualified};
 use crate::api_key::Credentials;
+use crate::db::api_pool::ApiPool;
 use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
@@ -52,6 +52,8 @@ pub struct Request {
     pub auth: RequestAuth,
     pub cache: Arc<SchemaCache>,
     pub context: RequestContext,
+    /// This worker's `authenticator` pool.
+    pub pool: ApiPool,
 }
 
 async fn handle(
@@ -115,25 +117,31 @@ async fn pipeline(
     };
     let api = ApiRequest::parse(&raw, &cache.config)?;
     let context = request_context(&api, &auth, &cache, &headers);
+    let pool = http
+        .app_data::<web::Data<ApiPool>>()
+        .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
+        .get_ref()
+        .clone();
     let request = Request {
         api,
         auth,
         cache,
         context,
+        pool,
     };
 
     match (&request.api.resource, request.api.method.clone()) {
         (Resource::Root, Method::GET | Method::HEAD) => openapi::handle(&request, state).await,
         (Resource::Root, Method::OPTIONS) => Ok(response::options("OPTIONS,GET,HEAD")),
         (Resource::Relation(name), Method::GET | Method::HEAD) => {
-            read::handle(&request, name, state).await
+            read::handle(&request, name).await
         }
         (Resource::Relation(name), Method::OPTIONS) => read::options(&request, name),
         (Resource::Relation(name), Method::POST | Method::PATCH | Method::PUT | Method::DELETE) => {
-            write::handle(&request, name, &body, state).await
+            write::handle(&request, name, &body).await
         }
         (Resource::Routine(name), Method::OPTIONS) => call::options(&request, name),
-        (Resource::Routine(name), _) => call::handle(&request, name, &body, state).await,
+        (Resource::Routine(name), _) => call::handle(&request, name, &body).await,
         (_, method) => Err(ApiError::UnsupportedMethod(method.to_string())),
     }
 }
@@ -178,20 +186,17 @@ fn request_context(
             .iter()
             .map(|schema| ident(schema)),
     );
-    let mut header_map: BTreeMap<String, Value> = BTreeMap::new();
-    let mut cookies: BTreeMap<String, Value> = BTreeMap::new();
+    let mut header_map: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut cookies: BTreeMap<&str, &str> = BTreeMap::new();
     for (name, value) in headers {
         if name == "cookie" {
             for pair in value.split(';') {
                 if let Some((key, cookie)) = pair.split_once('=') {
-                    cookies.insert(
-                        key.trim().to_owned(),
-                        Value::String(cookie.trim().to_owned()),
-                    );
+                    cookies.insert(key.trim(), cookie.trim());
                 }
             }
         } else {
-            header_map.insert(name.clone(), Value::String(value.clone()));
+            header_map.insert(name, value);
         }
     }
     RequestContext {
@@ -202,7 +207,7 @@ fn request_context(
             .cloned()
             .unwrap_or_default(),
         role: auth.role.clone(),
-        claims: Value::Object(auth.claims.clone()).to_string(),
+        claims: auth.claims_json.to_string(),
         method: api.method.to_string(),
         path: if api.path.is_empty() {
             "/".to_owned()

@@ -11,7 +11,6 @@ use super::request::media::MediaType;
 use super::request::preferences::{Action, Count};
 use super::response::{ResponseParts, options as options_response};
 use super::sql::read::{BodyFormat, CountMode, count_statement, read_statement};
-use crate::state::AppState;
 
 /// What the client will get, decided by `Accept`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,11 +61,7 @@ pub fn negotiate(accept: &[MediaType], plan_enabled: bool) -> Result<Negotiated,
     ))
 }
 
-pub async fn handle(
-    request: &Request,
-    table: &str,
-    state: &AppState,
-) -> Result<HttpResponse, ApiError> {
+pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiError> {
     let api = &request.api;
     let cache = &request.cache;
     let config = &cache.config;
@@ -108,14 +103,14 @@ pub async fn handle(
 
     if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
         let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::query(&state.db.api, request.context.clone(), explained).await?;
+        let rows = execute::query(&request.pool, request.context.clone(), explained).await?;
         let mut parts = ResponseParts::new(200);
         parts.header("Content-Type", negotiated.media.content_type());
         parts.body = Some(super::plan::explain::body(&rows, *json));
         return Ok(parts.into_response());
     }
 
-    let outcome = execute::read(&state.db.api, request.context.clone(), statement, explain).await?;
+    let outcome = execute::read(&request.pool, request.context.clone(), statement, explain).await?;
     let total = match api.preferences.count {
         None => None,
         Some(Count::Exact) => outcome.total,

@@ -17,7 +17,6 @@ use super::response::ResponseParts;
 use super::settings::RestConfig;
 use super::sql::mutate::mutate_statement;
 use super::sql::read::BodyFormat;
-use crate::state::AppState;
 
 /// Whether the transaction ends in a rollback (`Prefer: tx=…` or `db-tx-end`).
 pub fn rollback_wanted(config: &RestConfig, preferences: &Preferences) -> bool {
@@ -28,12 +27,7 @@ pub fn rollback_wanted(config: &RestConfig, preferences: &Preferences) -> bool {
     }
 }
 
-pub async fn handle(
-    request: &Request,
-    table: &str,
-    body: &[u8],
-    state: &AppState,
-) -> Result<HttpResponse, ApiError> {
+pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpResponse, ApiError> {
     let api = &request.api;
     let cache = &request.cache;
     let method = api.method.clone();
@@ -95,7 +89,7 @@ pub async fn handle(
         }
     };
     let outcome = execute::run(
-        &state.db.api,
+        &request.pool,
         request.context.clone(),
         TransactionMode {
             read_only: false,

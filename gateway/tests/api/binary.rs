@@ -271,6 +271,26 @@ async fn embedded_stack_starts_keeps_data_and_stops_cleanly() {
     stack.wait_no_postgres(Duration::from_secs(30));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cluster_that_dies_stops_the_gateway_with_an_error() {
+    let stack = Stack::new("cluster-dies");
+    let (mut gateway, _) = stack.start();
+    let postmaster = *stack
+        .postgres_processes()
+        .iter()
+        .min()
+        .expect("the embedded cluster runs");
+    let killed = Command::new("kill")
+        .arg("-KILL")
+        .arg(postmaster.to_string())
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let exit = wait_exit(&mut gateway, Duration::from_secs(30));
+    assert!(!exit.success(), "exit status {exit}");
+    stack.wait_no_postgres(Duration::from_secs(10));
+}
+
 #[test]
 fn bad_settings_stop_start_up_with_the_variable_named() {
     let stack = Stack::new("badconfig");

@@ -137,3 +137,44 @@ async fn deferred_constraints_still_fail_a_rolled_back_request() {
         "db-tx-end=rollback keeps nothing"
     );
 }
+
+#[tokio::test]
+async fn a_connection_dropped_mid_transaction_is_rolled_back_before_reuse() {
+    let app = spawn_app_with(&[]).await;
+    let config: tokio_postgres::Config = app.database_url.parse().unwrap();
+    let pool =
+        gateway::db::api_pool::worker_pool(config, 1, std::time::Duration::from_secs(5)).unwrap();
+    {
+        // A request cancelled after BEGIN and a write, before COMMIT.
+        let mut connection = pool.get().await.unwrap();
+        connection.transaction_started();
+        connection
+            .client
+            .batch_execute(
+                "BEGIN; UPDATE public.schools SET name = 'Nunca' WHERE id = 1;
+                 SELECT set_config('response.status', '418', true);",
+            )
+            .await
+            .unwrap();
+    }
+    let connection = pool.get().await.unwrap();
+    let row = connection
+        .client
+        .query_one(
+            "SELECT coalesce(current_setting('response.status', true), ''),
+                    (SELECT name FROM public.schools WHERE id = 1)",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        row.get::<_, String>(0),
+        "",
+        "settings of the dropped request are gone"
+    );
+    assert_eq!(
+        row.get::<_, String>(1),
+        "Liceo Bicentenario",
+        "its write was rolled back"
+    );
+}
