@@ -2,6 +2,11 @@
 //! verified and checked the way PostgREST does, turned into a database role and the claims
 //! that RLS policies read through `request.jwt.claims`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, JwtError};
@@ -16,9 +21,44 @@ pub struct RequestAuth {
     /// Database role the request switches to.
     pub role: String,
     /// Verified claims with `role` set to the effective role.
-    pub claims: Map<String, Value>,
+    pub claims: Arc<Map<String, Value>>,
+    /// `claims` as JSON text, for `request.jwt.claims`.
+    pub claims_json: Arc<str>,
     /// True when the request runs as the anonymous role.
     pub anonymous: bool,
+}
+
+impl RequestAuth {
+    fn new(role: String, claims: Map<String, Value>, anonymous: bool) -> Self {
+        let claims_json = Value::Object(claims.clone()).to_string().into();
+        Self {
+            role,
+            claims: Arc::new(claims),
+            claims_json,
+            anonymous,
+        }
+    }
+}
+
+/// How long a verified token is remembered, and how many per worker thread.
+const VERIFIED_TTL: Duration = Duration::from_secs(60);
+const VERIFIED_LIMIT: usize = 4_096;
+
+/// A token that passed verification, with what time checks need on later uses.
+struct Verified {
+    /// Which verifier and anonymous role it was checked with (address, name).
+    verifier: usize,
+    anon_role: String,
+    at: Instant,
+    auth: RequestAuth,
+}
+
+thread_local! {
+    /// Recently verified tokens of this worker thread. Clients send the same token with
+    /// every request (the anon key, a user's access token for up to an hour), so the
+    /// signature check and claims processing run once per token and minute; the time
+    /// claims are still checked on every request.
+    static VERIFIED: RefCell<HashMap<String, Verified>> = RefCell::new(HashMap::new());
 }
 
 /// Verifies `bearer` (if any) and picks the role. `now` is the current Unix time.
@@ -31,6 +71,48 @@ pub fn authenticate(
     let Some(token) = bearer else {
         return Ok(anonymous(anon_role, Map::new()));
     };
+    let verifier_id = std::ptr::from_ref(verifier) as usize;
+    let remembered = VERIFIED.with(|cache| {
+        cache.borrow().get(token).and_then(|hit| {
+            (hit.verifier == verifier_id
+                && hit.anon_role == anon_role
+                && hit.at.elapsed() < VERIFIED_TTL)
+                .then(|| hit.auth.clone())
+        })
+    });
+    if let Some(auth) = remembered {
+        check_time_claims(&auth.claims, now)?;
+        return Ok(auth);
+    }
+    let auth = verify(token, verifier, anon_role, now)?;
+    VERIFIED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= VERIFIED_LIMIT {
+            cache.retain(|_, entry| entry.at.elapsed() < VERIFIED_TTL);
+            if cache.len() >= VERIFIED_LIMIT {
+                cache.clear();
+            }
+        }
+        cache.insert(
+            token.to_owned(),
+            Verified {
+                verifier: verifier_id,
+                anon_role: anon_role.to_owned(),
+                at: Instant::now(),
+                auth: auth.clone(),
+            },
+        );
+    });
+    Ok(auth)
+}
+
+/// The full check of a token: signature, claims, role.
+fn verify(
+    token: &str,
+    verifier: &JwtVerifier,
+    anon_role: &str,
+    now: i64,
+) -> Result<RequestAuth, ApiError> {
     let token = token.trim();
     if token.is_empty() {
         return Err(invalid("Empty JWT is sent in Authorization header", None));
@@ -77,22 +159,15 @@ pub fn authenticate(
                 other => other.to_string(),
             };
             claims.insert("role".into(), Value::String(role.clone()));
-            Ok(RequestAuth {
-                anonymous: role == anon_role,
-                role,
-                claims,
-            })
+            let anonymous = role == anon_role;
+            Ok(RequestAuth::new(role, claims, anonymous))
         }
     }
 }
 
 fn anonymous(anon_role: &str, mut claims: Map<String, Value>) -> RequestAuth {
     claims.insert("role".into(), Value::String(anon_role.to_owned()));
-    RequestAuth {
-        role: anon_role.to_owned(),
-        claims,
-        anonymous: true,
-    }
+    RequestAuth::new(anon_role.to_owned(), claims, true)
 }
 
 fn invalid(message: &str, details: Option<&str>) -> ApiError {
@@ -170,7 +245,11 @@ mod tests {
         let auth = authenticate(None, &JwtVerifier::new(key(), None), "anon", NOW).unwrap();
         assert_eq!(auth.role, "anon");
         assert!(auth.anonymous);
-        assert_eq!(Value::Object(auth.claims), json!({"role": "anon"}));
+        assert_eq!(
+            Value::Object((*auth.claims).clone()),
+            json!({"role": "anon"})
+        );
+        assert_eq!(&*auth.claims_json, r#"{"role":"anon"}"#);
     }
 
     #[test]
@@ -206,6 +285,30 @@ mod tests {
         assert_eq!(
             message(run(json!({"role": "a", "aud": 5}))),
             "The JWT 'aud' claim must be a string or an array of strings"
+        );
+    }
+
+    #[test]
+    fn a_remembered_token_still_expires_and_stays_bound_to_its_verifier() {
+        let token = key()
+            .sign(&json!({"role": "authenticated", "exp": NOW + 60}))
+            .unwrap();
+        let verifier = JwtVerifier::new(key(), None);
+        assert!(authenticate(Some(&token), &verifier, "anon", NOW).is_ok());
+        assert!(authenticate(Some(&token), &verifier, "anon", NOW).is_ok());
+        assert_eq!(
+            message(authenticate(Some(&token), &verifier, "anon", NOW + 120)),
+            "JWT expired"
+        );
+        let other = JwtVerifier::new(
+            Hs256Key::new(&SecretString::from(
+                "another-secret-of-at-least-32-chars!!".to_owned(),
+            )),
+            None,
+        );
+        assert_eq!(
+            message(authenticate(Some(&token), &other, "anon", NOW)),
+            "No suitable key or wrong key type"
         );
     }
 

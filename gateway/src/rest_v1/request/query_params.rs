@@ -91,7 +91,7 @@ impl QueryParams {
             let value = utf8(value)?;
             let terms = run(
                 order_terms,
-                &format!("failed to parse order ({value})"),
+                || format!("failed to parse order ({value})"),
                 value,
             )?;
             order.push((path, terms));
@@ -104,7 +104,7 @@ impl QueryParams {
         {
             let names = run(
                 logic_path,
-                &format!("failed to parse logic path ({key})"),
+                || format!("failed to parse logic path ({key})"),
                 key,
             )?;
             let (init, last) = names.split_at(names.len().saturating_sub(1));
@@ -118,7 +118,7 @@ impl QueryParams {
             let value = utf8(value)?;
             let tree = run(
                 |input: &Input, state: State| logic_tree(input, state, 0),
-                &format!("failed to parse logic tree ({value})"),
+                || format!("failed to parse logic tree ({value})"),
                 &format!("{operator}{value}"),
             )?;
             logic.push((path, tree));
@@ -128,7 +128,7 @@ impl QueryParams {
             Some(value) => {
                 let mut names = run(
                     column_list,
-                    &format!("failed to parse columns parameter ({value})"),
+                    || format!("failed to parse columns parameter ({value})"),
                     value,
                 )?;
                 names.sort();
@@ -139,23 +139,20 @@ impl QueryParams {
         };
 
         let select_text = lookup("select")?.unwrap_or("*");
-        let select = normalize_select(run(
-            |input: &Input, state: State| select_forest(input, state, 0),
-            &format!("failed to parse select parameter ({select_text})"),
-            select_text,
-        )?);
+        let select = parse_select(select_text)?;
 
         let mut filters = Vec::new();
         let mut rpc_args = Vec::new();
         for &(key, value) in with_value.iter().filter(|(key, _)| is_filter_key(key)) {
             let (path, field) = parse_tree_path(key)?;
             let value = utf8(value)?;
-            let source = format!("failed to parse filter ({value})");
-            let parsed = match mode {
-                ParseMode::Relation => Some(run(op_expr(single_value), &source, value)?),
-                ParseMode::RpcRead => run(
+            let source = || format!("failed to parse filter ({value})");
+            let parsed = match (simple_comparison(value), mode) {
+                (Some(operation), _) => Some((false, operation)),
+                (None, ParseMode::Relation) => Some(run(op_expr(single_value), source, value)?),
+                (None, ParseMode::RpcRead) => run(
                     alt(map(op_expr(single_value), Some), ret(None)),
-                    &source,
+                    source,
                     value,
                 )?,
             };
@@ -175,7 +172,7 @@ impl QueryParams {
         let on_conflict = match lookup("on_conflict")? {
             Some(value) => Some(run(
                 column_list,
-                &format!("failed to parse on_conflict parameter ({value})"),
+                || format!("failed to parse on_conflict parameter ({value})"),
                 value,
             )?),
             None => None,
@@ -441,12 +438,20 @@ fn read_integer(text: &str) -> Option<i64> {
 // Running a grammar
 
 /// Runs `parser` on `text`; a failure becomes PGRST100 with parsec's rendering.
-fn run<T>(parser: impl Parser<T>, source: &str, text: &str) -> Result<T, ApiError> {
+/// Runs `parser` over `text`; `source` names the parameter in the error (built only when
+/// there is one).
+fn run<T>(
+    parser: impl Parser<T>,
+    source: impl FnOnce() -> String,
+    text: &str,
+) -> Result<T, ApiError> {
     parsec::parse(parser, text).map_err(|error| {
         ApiError::parse(
             format!(
-                "\"{source}\" (line {}, column {})",
-                error.pos.line, error.pos.column
+                "\"{}\" (line {}, column {})",
+                source(),
+                error.pos.line,
+                error.pos.column
             ),
             parsec::strip(&error.render().replace('\n', " ")),
         )
@@ -454,11 +459,76 @@ fn run<T>(parser: impl Parser<T>, source: &str, text: &str) -> Result<T, ApiErro
 }
 
 fn parse_tree_path(key: &str) -> Result<(EmbedPath, Field), ApiError> {
+    if is_simple_column(key) {
+        return Ok((Vec::new(), Field::column(key)));
+    }
     run(
         tree_path,
-        &format!("failed to parse tree path ({key})"),
+        || format!("failed to parse tree path ({key})"),
         key,
     )
+}
+
+// ---------------------------------------------------------------------------------------
+// Fast paths
+//
+// Most requests use the simplest forms of the grammar (`id=eq.5`, the same `select` again
+// and again). These shortcuts give exactly what the full parser gives for those inputs
+// (property-tested below) without running it; anything else goes to the full parser.
+
+/// `[A-Za-z0-9_$]+`: a column name that needs no parsing.
+fn is_simple_column(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+}
+
+/// `op.value` with a comparison operator and no `not.`/quantifier: the value is the rest
+/// of the text, verbatim.
+fn simple_comparison(value: &str) -> Option<Operation> {
+    let (name, rest) = value.split_once('.')?;
+    let operator = SIMPLE_OPERATORS
+        .iter()
+        .chain(QUANTIFIABLE_OPERATORS)
+        .find(|(candidate, _)| *candidate == name)
+        .map(|(_, operator)| *operator)?;
+    Some(Operation::Compare {
+        operator,
+        quantifier: None,
+        value: rest.to_owned(),
+    })
+}
+
+/// Parsed `select` values of this thread, by text: clients send the same few again and
+/// again, and a nested select costs far more to parse than to copy.
+const SELECT_CACHE_LIMIT: usize = 512;
+
+thread_local! {
+    static SELECT_CACHE: std::cell::RefCell<std::collections::HashMap<String, Vec<SelectItem>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn parse_select(text: &str) -> Result<Vec<SelectItem>, ApiError> {
+    if text == "*" {
+        return Ok(vec![SelectItem::Star]);
+    }
+    if let Some(hit) = SELECT_CACHE.with(|cache| cache.borrow().get(text).cloned()) {
+        return Ok(hit);
+    }
+    let parsed = normalize_select(run(
+        |input: &Input, state: State| select_forest(input, state, 0),
+        || format!("failed to parse select parameter ({text})"),
+        text,
+    )?);
+    SELECT_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= SELECT_CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(text.to_owned(), parsed.clone());
+    });
+    Ok(parsed)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -3373,6 +3443,44 @@ mod tests {
                 let text = print_order(&terms);
                 let parsed = QueryParams::parse(&query(&[("order", &text)]), ParseMode::Relation);
                 prop_assert_eq!(parsed.map(|p| p.order), Ok(vec![(vec![], terms)]), "{}", text);
+            }
+
+            #[test]
+            fn the_comparison_shortcut_agrees_with_the_full_parser(
+                operator in prop::sample::select(
+                    SIMPLE_OPERATORS.iter().chain(QUANTIFIABLE_OPERATORS).map(|(name, _)| *name)
+                        .chain(["in", "is", "not", "fts", "isdistinct", "EQ", "e", ""])
+                        .collect::<Vec<_>>()
+                ),
+                rest in prop_oneof![any_text(12), tricky_text()],
+            ) {
+                for text in [format!("{operator}.{rest}"), format!("{operator}{rest}"), rest.clone()] {
+                    if let Some(fast) = simple_comparison(&text) {
+                        let full = run(op_expr(single_value), String::new, &text);
+                        prop_assert_eq!(Ok((false, fast)), full, "{}", text);
+                    }
+                }
+            }
+
+            #[test]
+            fn the_column_shortcut_agrees_with_the_full_parser(key in prop_oneof![
+                "[A-Za-z0-9_$]{1,10}".boxed(),
+                any_text(8).boxed(),
+                tricky_text().boxed(),
+            ]) {
+                if is_simple_column(&key) {
+                    let full = run(tree_path, String::new, &key);
+                    prop_assert_eq!(Ok((Vec::new(), Field::column(key.as_str()))), full, "{}", key);
+                }
+            }
+
+            #[test]
+            fn cached_selects_are_the_parsed_ones(items in select_items()) {
+                let text = print_select(&items);
+                let first = QueryParams::parse(&query(&[("select", &text)]), ParseMode::Relation).map(|p| p.select);
+                let again = QueryParams::parse(&query(&[("select", &text)]), ParseMode::Relation).map(|p| p.select);
+                prop_assert_eq!(&first, &again);
+                prop_assert_eq!(first, Ok(items));
             }
 
             #[test]
