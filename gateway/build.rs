@@ -1,6 +1,6 @@
-//! Embeds the ordered SQL migrations of `../sql/migrations` and the data files they load from
-//! `../sql/data` into the binary, so a gateway binary (or container image) carries the schema
-//! and the reference data it needs.
+//! Embeds the ordered SQL migrations of `../sql/migrations`, the data files they load from
+//! `../sql/data` and the demo seed `../sql/seed/demo.sql` into the binary, so a gateway binary
+//! (or container image) carries the schema, the reference data and the demo it needs.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,15 @@ fn main() {
     collect_data_files(&data, &data, &mut data_files);
     data_files.sort();
     write_table(&out_dir.join("data_files.rs"), &data_files, "include_bytes");
+
+    let seed = sql.join("seed/demo.sql");
+    println!("cargo:rerun-if-changed={}", seed.display());
+    let seed_path = seed.canonicalize().unwrap_or(seed);
+    std::fs::write(
+        out_dir.join("demo_seed.rs"),
+        format!("include_str!({seed_path:?})"),
+    )
+    .unwrap_or_else(|error| panic!("cannot write demo_seed.rs: {error}"));
 }
 
 /// Writes `&[(name, include_*!(path)), ...]` for `include!`.

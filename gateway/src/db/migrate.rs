@@ -329,8 +329,9 @@ async fn run_step(transaction: &Transaction<'_>, step: &Step<'_>) -> Result<(), 
     }
 }
 
-/// Postgres' message with its detail, hint and the line of the file it points at.
-fn describe(error: &tokio_postgres::Error, sql: &str) -> String {
+/// Postgres' message with its detail, hint and the line of the file it points at (also used
+/// for the demo seed).
+pub(crate) fn describe(error: &tokio_postgres::Error, sql: &str) -> String {
     describe_at(error, sql, 1)
 }
 

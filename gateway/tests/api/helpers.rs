@@ -190,6 +190,8 @@ fn settings_for(database_url: &str, overrides: &[(&str, &str)]) -> Settings {
                 .to_string(),
         ),
         ("SHUTDOWN_TIMEOUT", "1".to_owned()),
+        // Tests never get the demo (only `serve` loads it; stated for clarity).
+        ("SEED_DEMO", "false".to_owned()),
     ]
     .into_iter()
     .map(|(name, value)| (name.to_owned(), value))

@@ -64,6 +64,8 @@ export async function startGateway(env, { timeoutMs = 120_000 } = {}) {
     DATA_DIR: dataDir,
     JWT_SECRET,
     SHUTDOWN_TIMEOUT: '2',
+    // Tests never get the demo accounts and data (`make run`'s default).
+    SEED_DEMO: 'false',
     RUST_LOG: process.env.TEST_LOG ? 'info' : 'warn',
     ...env,
   }
