@@ -332,4 +332,14 @@ describe('security_audit_log (one insert per event)', () => {
       },
     ])
   })
+
+  test("without a user_agent, the request's own is recorded", async () => {
+    const inserted = await as(TEACHER_B).from('security_audit_log').insert({ action: 'logger_info', resource_type: 'system' })
+    assertOk(inserted, null, { status: 201, statusText: 'Created' })
+    const { data, error } = await as(ADMIN).from('security_audit_log').select('user_id, user_agent').eq('action', 'logger_info').single()
+    assert.equal(error, null)
+    assert.equal(data.user_id, TEACHER_B)
+    assert.equal(typeof data.user_agent, 'string')
+    assert.ok(data.user_agent.length > 0)
+  })
 })
