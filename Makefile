@@ -5,8 +5,8 @@ SHELL := bash
 CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
-.PHONY: run test status build web deps test-deps test-rust test-frontend test-conformance \
-        test-e2e check-compose lint fmt clean bench
+.PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
+        test-conformance test-e2e check-compose lint fmt clean bench
 
 ## run: install what is missing, build, start the stack and print its status.
 run: deps web
@@ -17,8 +17,8 @@ run: deps web
 status:
 	cargo run --quiet --release --bin cielo -- status
 
-## test: every test suite — Rust, frontend, supabase-js conformance, browser end-to-end.
-test: test-deps lint test-rust test-frontend test-conformance test-e2e check-compose
+## test: every test suite — Rust, SQL (pgTAP), frontend, supabase-js conformance, browser end-to-end.
+test: test-deps lint test-rust test-sql test-frontend test-conformance test-e2e check-compose
 	@echo "All tests passed."
 
 deps:
@@ -46,6 +46,11 @@ lint:
 
 test-rust:
 	cargo test --workspace --locked
+
+# Policies and constraints of the data model, per table and role (pgTAP; sql/tests/).
+test-sql:
+	cargo build --locked --bin cielo
+	scripts/test-sql.sh
 
 test-frontend:
 	cd frontend && npm run typecheck && npm test && npm run build

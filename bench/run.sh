@@ -705,7 +705,7 @@ GW_DATA=$WORK/gw/data
 gateway_env=(
   env -i "PATH=$PATH" "HOME=$HOME" "LANG=C.UTF-8"
   "API_HOST=127.0.0.1" "API_PORT=$API_PORT" "DB_PORT=$DB_PORT" "DATA_DIR=$GW_DATA"
-  "API_EXTERNAL_URL=http://127.0.0.1:$API_PORT"
+  "API_EXTERNAL_URL=http://127.0.0.1:$API_PORT" "SEED_DEMO=false"
 )
 # shellcheck disable=SC2206 # word splitting is the point: KEY=VALUE words
 extra_env=(${BENCH_GATEWAY_ENV:-})

@@ -2,7 +2,8 @@
 # Installs (or explains how to install) what the stack needs on this machine.
 #
 #   scripts/ensure-deps.sh run    what `make run` needs: Rust, Node.js, PostgreSQL binaries
-#   scripts/ensure-deps.sh test   plus Chromium (browser tests) and docker-compose (compose check)
+#   scripts/ensure-deps.sh test   plus Chromium (browser tests), docker-compose (compose check),
+#                                 pgTAP and pg_prove (SQL tests) for the server's major version
 #
 # On Debian/Ubuntu as root, missing system packages are installed with apt-get; otherwise
 # the exact command to run is printed and the script fails.
@@ -40,6 +41,31 @@ fi
 if [ "$mode" = test ]; then
   have chromium || missing_packages+=(chromium)
   have docker-compose || missing_packages+=(docker-compose)
+  have pg_prove || missing_packages+=(libtap-parser-sourcehandler-pgtap-perl)
+fi
+
+# Major version of the PostgreSQL server the embedded cluster runs (what PG_BIN_DIR or the
+# search finds), or of the one apt would install.
+postgres_major() {
+  local postgres=""
+  if [ -n "${PG_BIN_DIR:-}" ]; then
+    postgres="$PG_BIN_DIR/postgres"
+  elif have postgres; then
+    postgres="$(command -v postgres)"
+  else
+    postgres="$(compgen -G "/usr/lib/postgresql/*/bin/postgres" | sort -V | tail -n 1 || true)"
+  fi
+  if [ -n "$postgres" ] && [ -x "$postgres" ]; then
+    "$postgres" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)*.*/\1/'
+  elif have apt-cache; then
+    apt-cache depends postgresql 2>/dev/null | sed -nE 's/.*Depends: postgresql-([0-9]+)$/\1/p' | head -n 1
+  fi
+}
+if [ "$mode" = test ]; then
+  major="$(postgres_major)"
+  if [ -n "$major" ] && [ ! -f "/usr/share/postgresql/$major/extension/pgtap.control" ]; then
+    missing_packages+=("postgresql-$major-pgtap")
+  fi
 fi
 
 if [ ${#missing_packages[@]} -gt 0 ]; then

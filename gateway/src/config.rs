@@ -33,6 +33,11 @@ pub struct Settings {
     pub log: LogSettings,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
     pub data_dir: PathBuf,
+    /// Load the demo (a teacher with a filled week, an admin, a content creator; see
+    /// `sql/seed/demo.sql`) into a database that never had it, when `serve` starts
+    /// (`SEED_DEMO`, default true for local development; compose.yaml and the tests turn it
+    /// off). The demo accounts share a published password: never enable it in production.
+    pub seed_demo: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -316,6 +321,7 @@ impl Settings {
                 .get("DATA_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from(".data")),
+            seed_demo: vars.flag_or("SEED_DEMO", true)?,
         })
     }
 
@@ -577,6 +583,16 @@ mod tests {
                 .unwrap_err()
                 .name,
             "INBOX_ALLOW_REMOTE"
+        );
+    }
+
+    #[test]
+    fn the_demo_seed_is_on_unless_turned_off() {
+        assert!(settings(&[]).unwrap().seed_demo);
+        assert!(!settings(&[("SEED_DEMO", "false")]).unwrap().seed_demo);
+        assert_eq!(
+            settings(&[("SEED_DEMO", "tal vez")]).unwrap_err().name,
+            "SEED_DEMO"
         );
     }
 

@@ -262,6 +262,9 @@ async fn serve_with_database(
     embedded: Option<&EmbeddedPostgres>,
 ) -> Result<(), StartError> {
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings).await?;
+    if settings.seed_demo {
+        load_demo(&db).await?;
+    }
     let status = StatusInfo::new(&settings, &keys);
     let app = Application::build(settings, keys, db).await?;
     crate::status::print_started(&status);
@@ -283,6 +286,18 @@ async fn serve_with_database(
             }
         }
     }
+}
+
+/// The demo of `make run` (SEED_DEMO), loaded once per database.
+async fn load_demo(db: &Database) -> Result<(), StartError> {
+    let mut client = db.admin.get().await.map_err(DbError::from)?;
+    if crate::db::seed::apply_demo(&mut client)
+        .await
+        .map_err(DbError::from)?
+    {
+        tracing::info!("loaded the demo (SEED_DEMO): see the accounts in the status block");
+    }
+    Ok(())
 }
 
 /// `cielo migrate`: applies pending migrations and exits.

@@ -3,6 +3,7 @@
 use secrecy::ExposeSecret;
 
 use crate::config::Settings;
+use crate::db::seed::{DEMO_ACCOUNTS, DEMO_PASSWORD};
 use crate::keys::ApiKeys;
 
 /// Everything `status` prints.
@@ -17,6 +18,8 @@ pub struct StatusInfo {
     pub service_role_key: String,
     pub publishable_key: String,
     pub secret_key: String,
+    /// The demo accounts, when the demo seed is on (SEED_DEMO).
+    pub demo_accounts: bool,
 }
 
 /// Output formats of `cielo status -o`.
@@ -43,11 +46,12 @@ impl StatusInfo {
             service_role_key: keys.service_role_key().expose_secret().to_owned(),
             publishable_key: keys.publishable_key().to_owned(),
             secret_key: keys.secret_key().expose_secret().to_owned(),
+            demo_accounts: settings.seed_demo,
         }
     }
 
     fn rows(&self) -> Vec<(&'static str, &'static str, String)> {
-        vec![
+        let mut rows = vec![
             ("API URL", "API_URL", self.api_url.clone()),
             ("Web URL", "WEB_URL", self.web_url.clone()),
             ("DB URL", "DB_URL", self.db_url.clone()),
@@ -58,6 +62,17 @@ impl StatusInfo {
                     .clone()
                     .unwrap_or_else(|| "disabled (SMTP_HOST is set)".to_owned()),
             ),
+        ];
+        // Before the keys: "Secret key" stays the last line, which harnesses wait for.
+        if self.demo_accounts {
+            rows.extend(
+                DEMO_ACCOUNTS
+                    .iter()
+                    .map(|account| (account.label, account.env_name, account.email.to_owned())),
+            );
+            rows.push(("Demo password", "DEMO_PASSWORD", DEMO_PASSWORD.to_owned()));
+        }
+        rows.extend([
             ("JWT secret", "JWT_SECRET", self.jwt_secret.clone()),
             ("anon key", "ANON_KEY", self.anon_key.clone()),
             (
@@ -71,7 +86,8 @@ impl StatusInfo {
                 self.publishable_key.clone(),
             ),
             ("Secret key", "SECRET_KEY", self.secret_key.clone()),
-        ]
+        ]);
+        rows
     }
 
     pub fn render(&self, format: OutputFormat) -> String {
@@ -109,8 +125,13 @@ mod tests {
     use super::*;
 
     fn sample() -> StatusInfo {
+        sample_with_seed("false")
+    }
+
+    fn sample_with_seed(seed_demo: &str) -> StatusInfo {
         let settings = Settings::from_lookup(|name| match name {
             "JWT_SECRET" => Some("super-secret-jwt-token-with-at-least-32-characters-long".into()),
+            "SEED_DEMO" => Some(seed_demo.into()),
             _ => None,
         })
         .unwrap();
@@ -140,5 +161,29 @@ mod tests {
             text.lines()
                 .all(|line| line.contains("=\"") && line.ends_with('"'))
         );
+    }
+
+    #[test]
+    fn the_demo_accounts_are_listed_when_the_seed_is_on() {
+        let info = sample_with_seed("true");
+        let pretty = info.render(OutputFormat::Pretty);
+        assert!(pretty.contains("    Demo teacher: docente.demo@cielo.test\n"));
+        assert!(pretty.contains("      Demo admin: admin.demo@cielo.test\n"));
+        assert!(pretty.contains("    Demo creator: contenido.demo@cielo.test\n"));
+        assert!(pretty.contains("   Demo password: cielo-demo-2025\n"));
+        assert!(pretty.contains("         API URL: http://localhost:54321\n"));
+        assert!(
+            pretty.ends_with('\n')
+                && pretty
+                    .lines()
+                    .last()
+                    .unwrap()
+                    .starts_with("      Secret key: ")
+        );
+        let env = info.render(OutputFormat::Env);
+        assert!(env.contains("DEMO_TEACHER_EMAIL=\"docente.demo@cielo.test\"\n"));
+        assert!(env.contains("DEMO_PASSWORD=\"cielo-demo-2025\"\n"));
+        assert_eq!(env.lines().count(), 13);
+        assert!(!sample().render(OutputFormat::Pretty).contains("Demo"));
     }
 }

@@ -215,6 +215,7 @@ GW_ENV=(
   PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8
   DATA_DIR="$DATA_DIR" API_PORT="$API_PORT" DB_PORT="$DB_PORT" JWT_SECRET="$JWT_SECRET"
   WEB_DIR="$RUN_DIR/no-web"
+  SEED_DEMO=false          # the demo rows are not part of the suite's fixture
   PGRST_DB_SCHEMAS="public,personal"
   PGRST_DB_EXTRA_SEARCH_PATH="public,extensions"
   PGRST_DB_MAX_ROWS=1000

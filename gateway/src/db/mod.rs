@@ -10,6 +10,7 @@
 pub mod api_pool;
 pub mod embedded;
 pub mod migrate;
+pub mod seed;
 
 use std::time::Duration;
 
@@ -45,6 +46,8 @@ pub enum DbError {
     Checkout(#[from] deadpool_postgres::PoolError),
     #[error("{0}")]
     Migration(#[from] migrate::MigrationError),
+    #[error(transparent)]
+    Seed(#[from] seed::SeedError),
     #[error("could not set the password of the authenticator role: {0}")]
     Authenticator(#[source] tokio_postgres::Error),
     #[error("PostgreSQL {found} is too old; Cielo needs PostgreSQL 14 or newer")]

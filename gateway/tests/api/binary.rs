@@ -45,6 +45,7 @@ impl Stack {
             .env("DB_PORT", self.db_port.to_string())
             .env("WEB_DIR", fixture_web_dir())
             .env("SHUTDOWN_TIMEOUT", "2")
+            .env("SEED_DEMO", "false")
             .current_dir(&self.data_dir);
         command
     }
@@ -55,10 +56,18 @@ impl Stack {
 
     /// Starts the stack and waits for the status block. The caller owns the child and
     /// waits for it (`wait_exit`).
-    #[allow(clippy::zombie_processes)]
     fn start(&self) -> (Child, String) {
-        let mut child = self
-            .command(&[])
+        self.start_with(&[])
+    }
+
+    /// [`Stack::start`] with extra settings.
+    #[allow(clippy::zombie_processes)]
+    fn start_with(&self, settings: &[(&str, &str)]) -> (Child, String) {
+        let mut command = self.command(&[]);
+        for (name, value) in settings {
+            command.env(name, value);
+        }
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -335,4 +344,44 @@ fn status_prints_keys_before_the_first_start() {
         env_value(&stdout, "JWT_SECRET"),
         env_value(&String::from_utf8(again.stdout).unwrap(), "JWT_SECRET")
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn make_run_opens_on_the_demo_and_prints_its_accounts() {
+    let stack = Stack::new("demo");
+    let (mut gateway, banner) = stack.start_with(&[("SEED_DEMO", "true")]);
+    for line in [
+        "    Demo teacher: docente.demo@cielo.test",
+        "      Demo admin: admin.demo@cielo.test",
+        "    Demo creator: contenido.demo@cielo.test",
+        "   Demo password: cielo-demo-2025",
+    ] {
+        assert!(banner.contains(line), "{line} missing:\n{banner}");
+    }
+    let (client, connection) = tokio_postgres::connect(&stack.db_url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let row = client
+        .query_one(
+            "SELECT count(*) FILTER (WHERE email_confirmed_at IS NOT NULL),
+                    (SELECT count(*) FROM public.class_sessions),
+                    (SELECT count(*) FROM cielo.seeds WHERE name = 'demo')
+               FROM auth.users WHERE email LIKE '%.demo@cielo.test'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            row.get::<_, i64>(0),
+            row.get::<_, i64>(1),
+            row.get::<_, i64>(2)
+        ),
+        (3, 8, 1)
+    );
+    drop(client);
+    signal(&gateway, SIGINT);
+    assert!(wait_exit(&mut gateway, Duration::from_secs(30)).success());
+    stack.wait_no_postgres(Duration::from_secs(30));
 }

@@ -190,6 +190,8 @@ fn settings_for(database_url: &str, overrides: &[(&str, &str)]) -> Settings {
                 .to_string(),
         ),
         ("SHUTDOWN_TIMEOUT", "1".to_owned()),
+        // Tests never get the demo (only `serve` loads it; stated for clarity).
+        ("SEED_DEMO", "false".to_owned()),
     ]
     .into_iter()
     .map(|(name, value)| (name.to_owned(), value))
@@ -256,6 +258,23 @@ impl TestApp {
 
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(&[]).await
+}
+
+/// Schema of the rest/v1 test fixture (`tests/fixtures/school.sql`); `public` holds the
+/// product's own tables.
+pub const FIXTURE_SCHEMA: &str = "fixture";
+
+/// A gateway whose rest/v1 serves only the fixture schema, as a project whose default schema
+/// holds the fixture's tables: the rest/v1 grammar tests.
+pub async fn spawn_fixture_app() -> TestApp {
+    spawn_fixture_app_with(&[]).await
+}
+
+/// Like [`spawn_fixture_app`], with extra settings.
+pub async fn spawn_fixture_app_with(overrides: &[(&str, &str)]) -> TestApp {
+    let mut settings = vec![("PGRST_DB_SCHEMAS", FIXTURE_SCHEMA)];
+    settings.extend_from_slice(overrides);
+    spawn_app_with(&settings).await
 }
 
 /// Like [`spawn_app`], with extra settings (environment-variable names and values).

@@ -5,6 +5,7 @@ mod api_keys;
 mod binary;
 mod cors;
 mod database;
+mod demo_seed;
 mod health;
 mod helpers;
 mod rest_read;

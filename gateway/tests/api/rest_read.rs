@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{TestApp, spawn_fixture_app};
 
 const ANA: &str = "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa";
 const BETO: &str = "bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb";
@@ -28,7 +28,7 @@ fn header(response: &reqwest::Response, name: &str) -> String {
 
 #[tokio::test]
 async fn reads_a_table_with_postgrests_headers() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/schools?select=id,name&order=id").await;
     assert_eq!(response.status(), 200);
     assert_eq!(
@@ -50,7 +50,7 @@ async fn reads_a_table_with_postgrests_headers() {
 
 #[tokio::test]
 async fn unknown_tables_and_columns_are_postgrests_errors() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/school").await;
     assert_eq!(response.status(), 404);
     assert_eq!(
@@ -62,8 +62,8 @@ async fn unknown_tables_and_columns_are_postgrests_errors() {
         json!({
             "code": "PGRST205",
             "details": null,
-            "hint": "Perhaps you meant the table 'public.schools'",
-            "message": "Could not find the table 'public.school' in the schema cache"
+            "hint": "Perhaps you meant the table 'fixture.schools'",
+            "message": "Could not find the table 'fixture.school' in the schema cache"
         })
     );
 
@@ -76,7 +76,7 @@ async fn unknown_tables_and_columns_are_postgrests_errors() {
 
 #[tokio::test]
 async fn parse_errors_are_pgrst100() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/schools?id=0").await;
     assert_eq!(response.status(), 400);
     assert_eq!(
@@ -87,7 +87,7 @@ async fn parse_errors_are_pgrst100() {
 
 #[tokio::test]
 async fn jwt_failures_are_401_with_www_authenticate() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let expired =
         app.token(json!({"role": "authenticated", "exp": chrono::Utc::now().timestamp() - 60}));
     let response = app
@@ -128,7 +128,7 @@ async fn jwt_failures_are_401_with_www_authenticate() {
 
 #[tokio::test]
 async fn a_signed_token_cannot_become_a_superuser() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     for role in ["postgres", "supabase_admin", "no_such_role"] {
         let token = app.token(json!({"role": role}));
         let response = app
@@ -155,7 +155,7 @@ async fn a_signed_token_cannot_become_a_superuser() {
 
 #[tokio::test]
 async fn rls_filters_rows_per_user_and_anon_is_401_where_not_granted() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let ids = |body: Value| -> Vec<i64> {
         body.as_array()
             .unwrap()
@@ -208,7 +208,7 @@ async fn rls_filters_rows_per_user_and_anon_is_401_where_not_granted() {
 
 #[tokio::test]
 async fn counts_ranges_and_partial_content() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = app
         .rest(Method::GET, "/students?select=id&order=id&limit=2&offset=1")
         .header("Prefer", "count=exact")
@@ -274,7 +274,7 @@ async fn counts_ranges_and_partial_content() {
 
 #[tokio::test]
 async fn singular_csv_and_media_types() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = app
         .rest(Method::GET, "/schools?id=eq.1&select=name")
         .header("Accept", "application/vnd.pgrst.object+json")
@@ -333,13 +333,13 @@ async fn singular_csv_and_media_types() {
     assert_eq!(response.status(), 406);
     assert_eq!(
         json_of(response).await,
-        json!({"code": "PGRST106", "details": null, "hint": "Only the following schemas are exposed: public", "message": "Invalid schema: auth"})
+        json!({"code": "PGRST106", "details": null, "hint": "Only the following schemas are exposed: fixture", "message": "Invalid schema: auth"})
     );
 }
 
 #[tokio::test]
 async fn embeds_resolve_relationships_and_report_ambiguity() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/courses?select=name,teachers(name)&id=eq.1").await;
     assert_eq!(
         json_of(response).await,
@@ -400,7 +400,7 @@ async fn embeds_resolve_relationships_and_report_ambiguity() {
 
 #[tokio::test]
 async fn computed_columns_and_views_work_like_tables() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/students?select=display_name&id=eq.1").await;
     assert_eq!(
         json_of(response).await,
@@ -419,7 +419,7 @@ async fn computed_columns_and_views_work_like_tables() {
 
 #[tokio::test]
 async fn hostile_input_stays_data() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     for path in [
         "/schools?name=eq.x');drop table schools;--",
         "/schools?name=in.(\"a\",\"b');drop table schools;--\")",
@@ -474,11 +474,11 @@ async fn hostile_input_stays_data() {
 
 #[tokio::test]
 async fn the_schema_cache_follows_ddl() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     assert_eq!(get(&app, "/anuncios").await.status(), 404);
     app.admin()
         .await
-        .batch_execute("CREATE TABLE public.anuncios (id int PRIMARY KEY, titulo text); INSERT INTO public.anuncios VALUES (1, 'Bienvenida')")
+        .batch_execute("CREATE TABLE fixture.anuncios (id int PRIMARY KEY, titulo text); INSERT INTO fixture.anuncios VALUES (1, 'Bienvenida')")
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -501,7 +501,7 @@ async fn the_schema_cache_follows_ddl() {
 
 #[tokio::test]
 async fn options_lists_allowed_methods() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = app.rest(Method::OPTIONS, "/courses").send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(
@@ -519,7 +519,7 @@ async fn options_lists_allowed_methods() {
 
 #[tokio::test]
 async fn the_openapi_document_lists_readable_relations() {
-    let app = spawn_app().await;
+    let app = spawn_fixture_app().await;
     let response = get(&app, "/").await;
     assert_eq!(response.status(), 200);
     let document = json_of(response).await;

@@ -4,14 +4,14 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_app_with;
+use crate::helpers::spawn_fixture_app_with;
 
 #[tokio::test]
 async fn location_percent_encodes_the_new_rows_key() {
-    let app = spawn_app_with(&[]).await;
+    let app = spawn_fixture_app_with(&[]).await;
     app.admin()
         .await
-        .batch_execute("CREATE TABLE public.labels (code text PRIMARY KEY, n int)")
+        .batch_execute("CREATE TABLE fixture.labels (code text PRIMARY KEY, n int)")
         .await
         .unwrap();
     // The event trigger reloads the schema cache; wait until the table is known.
@@ -44,7 +44,7 @@ async fn location_percent_encodes_the_new_rows_key() {
 
 #[tokio::test]
 async fn void_calls_answer_204_with_only_content_range() {
-    let app = spawn_app_with(&[]).await;
+    let app = spawn_fixture_app_with(&[]).await;
     let response = app
         .rest(Method::POST, "/rpc/rename_school")
         .bearer_auth(app.service_role_key())
@@ -60,7 +60,7 @@ async fn void_calls_answer_204_with_only_content_range() {
 
 #[tokio::test]
 async fn options_on_functions_lists_get_only_for_read_only_ones() {
-    let app = spawn_app_with(&[]).await;
+    let app = spawn_fixture_app_with(&[]).await;
     for (function, allow) in [
         ("add_grades", "OPTIONS,GET,HEAD,POST"),
         ("rename_school", "OPTIONS,POST"),
@@ -77,7 +77,7 @@ async fn options_on_functions_lists_get_only_for_read_only_ones() {
 
 #[tokio::test]
 async fn body_limit_is_exact_and_answered_in_postgrest_shape() {
-    let app = spawn_app_with(&[("REST_MAX_BODY_SIZE", "64")]).await;
+    let app = spawn_fixture_app_with(&[("REST_MAX_BODY_SIZE", "64")]).await;
     let fits = r#"{"id": 90, "name": "abcdefghijklmnopqrstuvwxyz0123456789abcdef"}"#;
     assert_eq!(fits.len(), 64);
     let response = app
@@ -107,7 +107,7 @@ async fn body_limit_is_exact_and_answered_in_postgrest_shape() {
 
 #[tokio::test]
 async fn deferred_constraints_still_fail_a_rolled_back_request() {
-    let app = spawn_app_with(&[("PGRST_DB_TX_END", "rollback")]).await;
+    let app = spawn_fixture_app_with(&[("PGRST_DB_TX_END", "rollback")]).await;
     let response = app
         .rest(Method::POST, "/room_bookings")
         .json(&json!([{"room": "A1", "slot": 1}, {"room": "A1", "slot": 1}]))
@@ -128,7 +128,7 @@ async fn deferred_constraints_still_fail_a_rolled_back_request() {
     let kept = app
         .admin()
         .await
-        .query("SELECT count(*) FROM public.room_bookings", &[])
+        .query("SELECT count(*) FROM fixture.room_bookings", &[])
         .await
         .unwrap();
     assert_eq!(
@@ -140,7 +140,7 @@ async fn deferred_constraints_still_fail_a_rolled_back_request() {
 
 #[tokio::test]
 async fn a_connection_dropped_mid_transaction_is_rolled_back_before_reuse() {
-    let app = spawn_app_with(&[]).await;
+    let app = spawn_fixture_app_with(&[]).await;
     let config: tokio_postgres::Config = app.database_url.parse().unwrap();
     let pool =
         gateway::db::api_pool::worker_pool(config, 1, std::time::Duration::from_secs(5)).unwrap();
@@ -151,7 +151,7 @@ async fn a_connection_dropped_mid_transaction_is_rolled_back_before_reuse() {
         connection
             .client
             .batch_execute(
-                "BEGIN; UPDATE public.schools SET name = 'Nunca' WHERE id = 1;
+                "BEGIN; UPDATE fixture.schools SET name = 'Nunca' WHERE id = 1;
                  SELECT set_config('response.status', '418', true);",
             )
             .await
@@ -162,7 +162,7 @@ async fn a_connection_dropped_mid_transaction_is_rolled_back_before_reuse() {
         .client
         .query_one(
             "SELECT coalesce(current_setting('response.status', true), ''),
-                    (SELECT name FROM public.schools WHERE id = 1)",
+                    (SELECT name FROM fixture.schools WHERE id = 1)",
             &[],
         )
         .await

@@ -64,6 +64,8 @@ export async function startGateway(env, { timeoutMs = 120_000 } = {}) {
     DATA_DIR: dataDir,
     JWT_SECRET,
     SHUTDOWN_TIMEOUT: '2',
+    // Tests never get the demo accounts and data (`make run`'s default).
+    SEED_DEMO: 'false',
     RUST_LOG: process.env.TEST_LOG ? 'info' : 'warn',
     ...env,
   }
@@ -116,16 +118,44 @@ export async function startGateway(env, { timeoutMs = 120_000 } = {}) {
   }
 }
 
-/** Runs SQL as the cluster's superuser on `database`. */
-export async function withAdmin(database, action) {
+/**
+ * Runs SQL as the cluster's superuser on `database`; `searchPath` sets the session's
+ * search_path (unqualified names).
+ */
+export async function withAdmin(database, action, { searchPath } = {}) {
   const base = process.env.CIELO_TEST_CLUSTER_URL
   if (!base) throw new Error('CIELO_TEST_CLUSTER_URL is not set: run the tests through run.mjs')
-  const client = new pg.Client({ connectionString: `${base}${database}` })
+  const client = new pg.Client({
+    connectionString: `${base}${database}`,
+    ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+  })
   await client.connect()
   try {
     return await action(client)
   } finally {
     await client.end()
+  }
+}
+
+/**
+ * Schema of the rest/v1 test fixture (gateway/tests/fixtures/school.sql); `public` holds the
+ * product's own tables.
+ */
+export const FIXTURE_SCHEMA = 'fixture'
+
+/**
+ * A gateway whose rest/v1 serves only the fixture schema, as a project whose default schema
+ * holds the fixture's tables. Clients made by support.mjs for it use that schema
+ * (`db: { schema }`), as an app configured for it would, and its `admin` connections look
+ * names up there first.
+ */
+export async function spawnFixtureGateway(extraEnv = {}) {
+  const gateway = await spawnGateway({ PGRST_DB_SCHEMAS: FIXTURE_SCHEMA, ...extraEnv })
+  return {
+    ...gateway,
+    schema: FIXTURE_SCHEMA,
+    // Direct SQL names the fixture's tables unqualified, as the default schema's.
+    admin: (action) => withAdmin(gateway.database, action, { searchPath: `${FIXTURE_SCHEMA},public` }),
   }
 }
 

@@ -6,12 +6,17 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { createClient } from '@supabase/supabase-js'
 import { JWT_SECRET } from './harness.mjs'
 
-/** Fixture users (gateway/tests/fixtures/school.sql). */
+/** Fixture users (gateway/tests/fixtures/school.sql, schema `fixture`). */
 export const ANA = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
 export const BETO = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb'
 export const STRANGER = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'
 
 const clientOptions = { auth: { persistSession: false, autoRefreshToken: false } }
+
+/** Client options for `gateway`: its rest/v1 schema when it serves another than `public`. */
+function optionsFor(gateway, options = clientOptions) {
+  return gateway.schema ? { ...options, db: { schema: gateway.schema } } : options
+}
 
 function base64url(value) {
   return Buffer.from(JSON.stringify(value)).toString('base64url')
@@ -51,25 +56,25 @@ export function userToken(gateway, sub, email, { expiresIn = 3600, secret } = {}
 
 /** The anon client. */
 export function anonClient(gateway) {
-  return createClient(gateway.url, gateway.anonKey, clientOptions)
+  return createClient(gateway.url, gateway.anonKey, optionsFor(gateway))
 }
 
 /** A client whose requests carry `token` through `global.headers.Authorization`. */
 export function clientWithHeader(gateway, token) {
-  return createClient(gateway.url, gateway.anonKey, {
+  return createClient(gateway.url, gateway.anonKey, optionsFor(gateway, {
     ...clientOptions,
     global: { headers: { Authorization: `Bearer ${token}` } },
-  })
+  }))
 }
 
 /** A client whose requests carry `token` through the `accessToken` option. */
 export function clientWithAccessToken(gateway, token) {
-  return createClient(gateway.url, gateway.anonKey, { accessToken: async () => token })
+  return createClient(gateway.url, gateway.anonKey, optionsFor(gateway, { accessToken: async () => token }))
 }
 
 /** The service_role client (bypasses RLS). */
 export function serviceClient(gateway) {
-  return createClient(gateway.url, gateway.serviceRoleKey, clientOptions)
+  return createClient(gateway.url, gateway.serviceRoleKey, optionsFor(gateway))
 }
 
 /** Asserts a successful result: exact data, status and count. */

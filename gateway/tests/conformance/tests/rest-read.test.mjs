@@ -11,7 +11,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createClient } from '@supabase/supabase-js'
-import { spawnGateway } from '../harness.mjs'
+import { FIXTURE_SCHEMA, spawnFixtureGateway } from '../harness.mjs'
 import {
   ANA,
   BETO,
@@ -45,26 +45,26 @@ const asBeto = () => withHeader(userToken(BETO, 'beto@colegio.cl'))
  * used by count=planned/estimated stay put while the tests run (they are never analyzed).
  */
 const EXTRA_SQL = `
-  CREATE TABLE public.rooms (
+  CREATE TABLE fixture.rooms (
     id int PRIMARY KEY,
     code text NOT NULL,
     accessible boolean,
     capacity int,
     notes text
   ) WITH (autovacuum_enabled = false);
-  INSERT INTO public.rooms VALUES
+  INSERT INTO fixture.rooms VALUES
     (1, 'A1', true, 30, 'planta baja, ala norte'),
     (2, 'B2', false, 25, NULL),
     (3, 'C3', NULL, NULL, '50% reservado');
-  CREATE VIEW public.my_courses WITH (security_invoker = true) AS
-    SELECT id, name, teacher_id FROM public.courses;
-  CREATE TABLE public.numbers (n int PRIMARY KEY) WITH (autovacuum_enabled = false);
-  INSERT INTO public.numbers SELECT generate_series(1, 1500);
-  GRANT SELECT ON public.rooms, public.my_courses, public.numbers TO anon, authenticated;
+  CREATE VIEW fixture.my_courses WITH (security_invoker = true) AS
+    SELECT id, name, teacher_id FROM fixture.courses;
+  CREATE TABLE fixture.numbers (n int PRIMARY KEY) WITH (autovacuum_enabled = false);
+  INSERT INTO fixture.numbers SELECT generate_series(1, 1500);
+  GRANT SELECT ON fixture.rooms, fixture.my_courses, fixture.numbers TO anon, authenticated;
 `
 
 before(async () => {
-  gateway = await spawnGateway()
+  gateway = await spawnFixtureGateway()
   await gateway.admin((client) => client.query(EXTRA_SQL))
   await waitForTable('rooms')
   await waitForTable('my_courses')
@@ -374,7 +374,7 @@ describe('embedding', () => {
       result,
       {
         code: 'PGRST200',
-        details: "Searched for a foreign key relationship between 'schools' and 'students' in the schema 'public', but no matches were found.",
+        details: "Searched for a foreign key relationship between 'schools' and 'students' in the schema 'fixture', but no matches were found.",
         hint: null,
         message: "Could not find a relationship between 'schools' and 'students' in the schema cache",
       },
@@ -389,7 +389,7 @@ describe('embedding', () => {
       result,
       {
         code: 'PGRST200',
-        details: "Searched for a foreign key relationship between 'courses' and 'student' in the schema 'public', but no matches were found.",
+        details: "Searched for a foreign key relationship between 'courses' and 'student' in the schema 'fixture', but no matches were found.",
         hint: "Perhaps you meant 'students' instead of 'student'.",
         message: "Could not find a relationship between 'courses' and 'student' in the schema cache",
       },
@@ -403,7 +403,7 @@ describe('embedding', () => {
       result,
       {
         code: 'PGRST200',
-        details: "Searched for a foreign key relationship between 'courses' and 'teachers' using the hint 'nope' in the schema 'public', but no matches were found.",
+        details: "Searched for a foreign key relationship between 'courses' and 'teachers' using the hint 'nope' in the schema 'fixture', but no matches were found.",
         hint: null,
         message: "Could not find a relationship between 'courses' and 'teachers' in the schema cache",
       },
@@ -1038,7 +1038,7 @@ describe('counts', () => {
 
   test('count planned is the planner estimate of the count query (EXPLAIN Plan Rows)', async () => {
     // rooms was never analyzed: PostgreSQL estimates far more than its 3 rows.
-    const estimate = await plannerEstimate('SELECT 1 FROM "public"."rooms"')
+    const estimate = await plannerEstimate('SELECT 1 FROM "fixture"."rooms"')
     assert.ok(estimate > 3, `planner estimate ${estimate}`)
     const head = await anon().from('rooms').select('*', { count: 'planned', head: true })
     assertOk(head, null, { status: 206, count: estimate })
@@ -1063,7 +1063,7 @@ describe('counts', () => {
   })
 
   test('count estimated above db-max-rows: max(exact count limited to 1001, planner estimate)', async () => {
-    const estimate = await plannerEstimate('SELECT 1 FROM "public"."numbers"')
+    const estimate = await plannerEstimate('SELECT 1 FROM "fixture"."numbers"')
     assert.notEqual(estimate, 1500, 'the planner estimate must differ from the exact count')
     const result = await anon().from('numbers').select('*', { count: 'estimated', head: true })
     assertOk(result, null, { status: 206, count: Math.max(1001, estimate) })
@@ -1078,8 +1078,8 @@ describe('errors', () => {
       {
         code: 'PGRST205',
         details: null,
-        hint: "Perhaps you meant the table 'public.courses'",
-        message: "Could not find the table 'public.course' in the schema cache",
+        hint: "Perhaps you meant the table 'fixture.courses'",
+        message: "Could not find the table 'fixture.course' in the schema cache",
       },
       404,
       'Not Found',
@@ -1094,7 +1094,7 @@ describe('errors', () => {
         code: 'PGRST205',
         details: null,
         hint: null,
-        message: "Could not find the table 'public.cursos' in the schema cache",
+        message: "Could not find the table 'fixture.cursos' in the schema cache",
       },
       404,
     )
@@ -1271,7 +1271,7 @@ describe('errors', () => {
       {
         code: 'PGRST106',
         details: null,
-        hint: 'Only the following schemas are exposed: public',
+        hint: 'Only the following schemas are exposed: fixture',
         message: 'Invalid schema: private',
       },
       406,
@@ -1356,7 +1356,7 @@ describe('row-level security and views', () => {
 
   test('the service_role key and the secret key bypass RLS', async () => {
     for (const key of [gateway.serviceRoleKey, gateway.secretKey]) {
-      const supabase = createClient(gateway.url, key, { auth: { persistSession: false } })
+      const supabase = createClient(gateway.url, key, { auth: { persistSession: false }, db: { schema: FIXTURE_SCHEMA } })
       const result = await supabase
         .from('enrollments')
         .select('course_id, student_id', { count: 'exact' })
@@ -1427,7 +1427,7 @@ describe('row-level security and views', () => {
 
 describe('OpenAPI', () => {
   async function openApi(supabase) {
-    const response = await supabase.schema('public').fetch(`${gateway.url}/rest/v1/`)
+    const response = await supabase.schema(FIXTURE_SCHEMA).fetch(`${gateway.url}/rest/v1/`)
     assert.equal(response.status, 200)
     assert.equal(response.headers.get('content-type'), 'application/openapi+json; charset=utf-8')
     return response.json()
@@ -1436,7 +1436,7 @@ describe('OpenAPI', () => {
   test('swagger 2.0 document with the schema comment as title', async () => {
     const document = await openApi(anon())
     assert.equal(document.swagger, '2.0')
-    assert.equal(document.info.title, 'standard public schema')
+    assert.equal(document.info.title, 'Escuela de prueba de rest/v1')
     assert.equal(document.info.description, '')
     assert.deepEqual(document.consumes, [
       'application/json',
@@ -1546,7 +1546,7 @@ describe('OpenAPI', () => {
     })
     assert.deepEqual(courses.properties.level, {
       enum: ['1° básico', '2° básico', '1° medio'],
-      format: 'public.level',
+      format: 'fixture.level',
       type: 'string',
     })
     assert.deepEqual(courses.properties.tags, { format: 'text[]', items: { type: 'string' }, type: 'array' })

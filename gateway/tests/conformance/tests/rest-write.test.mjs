@@ -8,7 +8,7 @@
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnGateway } from '../harness.mjs'
+import { spawnFixtureGateway } from '../harness.mjs'
 import {
   ANA,
   BETO,
@@ -53,7 +53,7 @@ async function rows(sql, params = []) {
 }
 
 before(async () => {
-  gateway = await spawnGateway()
+  gateway = await spawnFixtureGateway()
 })
 
 after(async () => {
@@ -510,7 +510,7 @@ describe('transaction end', () => {
   })
 
   test('with PGRST_DB_TX_END=commit-allow-override, rollback() answers as usual and keeps nothing', async () => {
-    const other = await spawnGateway({ PGRST_DB_TX_END: 'commit-allow-override' })
+    const other = await spawnFixtureGateway({ PGRST_DB_TX_END: 'commit-allow-override' })
     try {
       const client = anonClient(other)
       const result = await client.from('students').insert({ id: 61, name: 'Ensayo' }).select('id, name').rollback()
@@ -623,7 +623,7 @@ describe('rpc', () => {
         code: 'PGRST203',
         details: null,
         hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
-        message: 'Could not choose the best candidate function between: public.pick(x => integer), public.pick(x => text)',
+        message: 'Could not choose the best candidate function between: fixture.pick(x => integer), fixture.pick(x => text)',
       },
       300,
     )
@@ -635,16 +635,16 @@ describe('rpc', () => {
       {
         code: 'PGRST202',
         details:
-          'Searched for the function public.add_grade with parameter a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
-        hint: 'Perhaps you meant to call the function public.add_grades',
-        message: 'Could not find the function public.add_grade(a) in the schema cache',
+          'Searched for the function fixture.add_grade with parameter a or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+        hint: 'Perhaps you meant to call the function fixture.add_grades',
+        message: 'Could not find the function fixture.add_grade(a) in the schema cache',
       },
       404,
     )
     const wrongArguments = await anon().rpc('add_grades', { a: 1, c: 2 })
     assert.equal(wrongArguments.status, 404)
-    assert.equal(wrongArguments.error.message, 'Could not find the function public.add_grades(a, c) in the schema cache')
-    assert.equal(wrongArguments.error.hint, 'Perhaps you meant to call the function public.add_grades(a, b)')
+    assert.equal(wrongArguments.error.message, 'Could not find the function fixture.add_grades(a, c) in the schema cache')
+    assert.equal(wrongArguments.error.hint, 'Perhaps you meant to call the function fixture.add_grades(a, b)')
   })
 
   test('the caller\'s JWT reaches the function', async () => {
@@ -724,7 +724,7 @@ describe('serialization failures', () => {
       { code: '40001', details: null, hint: null, message: 'conflicto permanente' },
       500,
     )
-    assert.deepEqual(await rows('SELECT last_value FROM public.conflict_attempts'), [{ last_value: '6' }])
+    assert.deepEqual(await rows('SELECT last_value FROM fixture.conflict_attempts'), [{ last_value: '6' }])
   })
 })
 
@@ -765,7 +765,7 @@ describe('response GUCs and Preference-Applied', () => {
 
 describe('gateway limits and hooks', () => {
   test('bodies over REST_MAX_BODY_SIZE get 413', async () => {
-    const other = await spawnGateway({ REST_MAX_BODY_SIZE: '1024' })
+    const other = await spawnFixtureGateway({ REST_MAX_BODY_SIZE: '1024' })
     try {
       const response = await rest(other, '/students', jsonRequest('POST', { id: 70, name: 'x'.repeat(2000) }))
       assert.equal(response.status, 413)
@@ -779,7 +779,7 @@ describe('gateway limits and hooks', () => {
   })
 
   test('PGRST_DB_PRE_REQUEST runs before every request and may refuse it', async () => {
-    const other = await spawnGateway({ PGRST_DB_PRE_REQUEST: 'public.check_request' })
+    const other = await spawnFixtureGateway({ PGRST_DB_PRE_REQUEST: 'fixture.check_request' })
     try {
       let response = await rest(other, '/schools?select=id&id=eq.1')
       assert.equal(response.status, 200)
