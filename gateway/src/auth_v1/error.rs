@@ -181,7 +181,16 @@ impl AuthError {
 
 impl From<tokio_postgres::Error> for AuthError {
     fn from(error: tokio_postgres::Error) -> Self {
-        AuthError::internal("Database error", error)
+        let detail = match error.as_db_error() {
+            Some(db) => format!(
+                "{} {}{}",
+                db.code().code(),
+                db.message(),
+                db.detail().map(|d| format!(" ({d})")).unwrap_or_default()
+            ),
+            None => format!("{error:?}"),
+        };
+        AuthError::internal("Database error", detail)
     }
 }
 

@@ -159,13 +159,13 @@ pub async fn user_by_token(
     hash: &str,
 ) -> AuthResult<Option<User>> {
     let filter = match column {
-        TokenColumn::Confirmation => "u.confirmation_token IN ($1, 'pkce_' || $1)",
-        TokenColumn::Recovery => "u.recovery_token IN ($1, 'pkce_' || $1)",
+        TokenColumn::Confirmation => "u.confirmation_token IN ($1::text, 'pkce_' || $1::text)",
+        TokenColumn::Recovery => "u.recovery_token IN ($1::text, 'pkce_' || $1::text)",
         TokenColumn::ConfirmationOrRecovery => {
-            "(u.confirmation_token IN ($1, 'pkce_' || $1) OR u.recovery_token IN ($1, 'pkce_' || $1))"
+            "(u.confirmation_token IN ($1::text, 'pkce_' || $1::text) OR u.recovery_token IN ($1::text, 'pkce_' || $1::text))"
         }
         TokenColumn::EmailChange => {
-            "(u.email_change_token_current IN ($1, 'pkce_' || $1) OR u.email_change_token_new IN ($1, 'pkce_' || $1))"
+            "(u.email_change_token_current IN ($1::text, 'pkce_' || $1::text) OR u.email_change_token_new IN ($1::text, 'pkce_' || $1::text))"
         }
     };
     if hash.is_empty() {
