@@ -753,8 +753,19 @@ async fn generate_link(
                     }
                     state.password_rules.check(&password)?;
                     let hash = state.hasher.hash(&password).await?;
-                    super::signup::create_user(state, &tx, Some(&email), None, Some(hash), &data)
-                        .await?
+                    let user = super::signup::create_user(
+                        state,
+                        &tx,
+                        Some(&email),
+                        None,
+                        Some(hash),
+                        &data,
+                    )
+                    .await?;
+                    // GoTrue keeps only the given data as metadata on this path.
+                    let metadata = Value::Object(data.clone());
+                    store::update_user(&tx, user.id, &[(Col::UserMetaData, &metadata)]).await?;
+                    user
                 }
             };
             let issued = mailing::issue_confirmation(

@@ -147,7 +147,8 @@ pub struct Ctx {
     pub request_id: Option<String>,
     /// `redirect_to` of the query string (or GoTrue's `redirect_to` header).
     pub redirect_to: Option<String>,
-    /// The bearer token after the API gateway's key mapping.
+    /// The bearer token of the `Authorization` header, after the API gateway's mapping of
+    /// opaque keys.
     pub bearer: Option<String>,
     pub query: Vec<(String, String)>,
     pub path: String,
@@ -193,10 +194,15 @@ impl Ctx {
                 .get::<RequestId>()
                 .map(ToString::to_string),
             redirect_to: redirect_to.filter(|value| !value.is_empty()),
-            bearer: http
-                .extensions()
-                .get::<Credentials>()
-                .and_then(|credentials| credentials.bearer.clone()),
+            // Only a sent Authorization counts (opaque `sb_` keys in it mapped to their JWT):
+            // GoTrue behind Supabase's gateway never takes the apikey for a user token.
+            bearer: header("authorization")
+                .filter(|value| !value.trim().is_empty())
+                .and_then(|_| {
+                    http.extensions()
+                        .get::<Credentials>()
+                        .and_then(|credentials| credentials.bearer.clone())
+                }),
             query,
             path: http.path().to_owned(),
         }
@@ -342,6 +348,14 @@ pub fn routes(config: &mut web::ServiceConfig) {
             .route("/user", web::get().to(user::get_handler))
             .route("/user", web::put().to(user::put_handler))
             .route(
+                "/user/identities/authorize",
+                web::get().to(user::identities_handler),
+            )
+            .route(
+                "/user/identities/{identity_id}",
+                web::delete().to(user::identities_handler),
+            )
+            .route(
                 "/reauthenticate",
                 web::get().to(user::reauthenticate_handler),
             )
@@ -355,6 +369,15 @@ pub fn routes(config: &mut web::ServiceConfig) {
             .route("/resend", web::post().to(otp::resend_handler))
             .route("/invite", web::post().to(admin::invite_handler))
             .route("/authorize", web::get().to(authorize))
+            .route("/factors", web::post().to(user::factors_handler))
+            .route(
+                "/factors/{factor_id}",
+                web::delete().to(user::factors_handler),
+            )
+            .route(
+                "/factors/{factor_id}/{action}",
+                web::post().to(user::factors_handler),
+            )
             .route("/admin/users", web::get().to(admin::list_handler))
             .route("/admin/users", web::post().to(admin::create_handler))
             .route("/admin/users/{id}", web::get().to(admin::get_handler))

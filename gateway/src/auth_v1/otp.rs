@@ -359,6 +359,21 @@ async fn resend(state: &AuthState, ctx: &Ctx, params: Params) -> AuthResult<Repl
                 "Phone logins are disabled",
             ));
         }
+        let phone = super::validate_phone(&phone)?;
+        state.check_rate(Limit::Otp, ctx, None)?;
+        let mut connection = state.connection().await?;
+        let tx = connection.transaction().await?;
+        let user = store::user_by_phone(&tx, &phone, &config.jwt_aud).await?;
+        tx.commit().await?;
+        // Nothing to send (unknown number, already confirmed, no pending change): GoTrue's `{}`.
+        let nothing_to_send = match &user {
+            None => true,
+            Some(user) if kind == "sms" => user.is_phone_confirmed(),
+            Some(user) => user.phone_change.is_empty(),
+        };
+        if nothing_to_send {
+            return empty();
+        }
         return Err(AuthError::new(
             actix_web::http::StatusCode::INTERNAL_SERVER_ERROR,
             "sms_send_failed",

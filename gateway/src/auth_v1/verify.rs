@@ -157,7 +157,8 @@ async fn verify_post(state: &AuthState, ctx: &Ctx, params: VerifyParams) -> Auth
     let tx = connection.transaction().await?;
     let verified = if !token.is_empty() {
         if !phone.is_empty() && email.is_empty() {
-            // Phone OTPs need an SMS sender, which this server does not have.
+            super::validate_phone(&phone)?;
+            // No SMS sender: no phone OTP was ever issued, so none matches.
             return Err(AuthError::otp_expired());
         }
         if phone.is_empty() && !email.is_empty() {

@@ -14,6 +14,18 @@ const GOTRUE_HASH: &str = "$2a$10$V/UKSB0kibtIu39V5AYdsey9RxhiZLNMxEpVMjQXsK1bkt
 async fn admin_endpoints_need_an_admin_role() {
     let app = spawn_app().await;
     let (status, body) = call(&app, Method::GET, "/admin/users", None, None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("no_authorization"))
+    );
+    let (status, body) = call(
+        &app,
+        Method::GET,
+        "/admin/users",
+        Some(&app.anon_key()),
+        None,
+    )
+    .await;
     assert_eq!((status, body["code"].as_str()), (403, Some("not_admin")));
     let user = app.user_token("aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa");
     let (status, body) = call(
@@ -51,7 +63,10 @@ async fn admin_creates_lists_bans_and_deletes_users() {
         json!({"provider": "email", "providers": ["email"], "colegio": 7})
     );
     // email_confirm confirms as GoTrue does, which marks the metadata too.
-    assert_eq!(created["user_metadata"], json!({"nombre": "Profe", "email_verified": true}));
+    assert_eq!(
+        created["user_metadata"],
+        json!({"nombre": "Profe", "email_verified": true})
+    );
     let id = created["id"].as_str().unwrap().to_owned();
     let (status, body) = admin(
         &app,

@@ -22,9 +22,18 @@ async fn user_endpoints_check_the_bearer_like_gotrue() {
         .send()
         .await
         .unwrap();
-    // The gateway maps a missing Authorization to the apikey (as Supabase's does); the
-    // anon key has no `sub`.
+    // No user token: the apikey is never taken for one.
     let (status, body) = json_of(response).await;
+    assert_eq!(
+        (status, body["code"].as_str(), body["message"].as_str()),
+        (
+            401,
+            Some("no_authorization"),
+            Some("This endpoint requires a valid Bearer token")
+        )
+    );
+    // auth-js sends the anon key as the bearer when there is no session: it has no `sub`.
+    let (status, body) = call(&app, Method::GET, "/user", Some(&app.anon_key()), None).await;
     assert_eq!((status, body["code"].as_str()), (403, Some("bad_jwt")));
     assert_eq!(body["message"], "invalid claim: missing sub claim");
     let none = {
