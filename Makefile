@@ -6,7 +6,7 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-frontend test-conformance \
-        test-e2e check-compose lint fmt clean
+        test-e2e check-compose lint fmt clean bench-auth oracle-auth-js
 
 ## run: install what is missing, build, start the stack and print its status.
 run: deps web
@@ -60,6 +60,15 @@ check-compose:
 	POSTGRES_PASSWORD=check JWT_SECRET=compose-check-secret-with-32-characters \
 	  docker-compose -f compose.yaml config --quiet
 	@echo "compose.yaml is valid."
+
+## bench-auth: auth/v1 against bcrypt and pgbench (~3 min); results in bench/results/auth-latest.*
+bench-auth:
+	bench/auth.sh
+
+## oracle-auth-js: the official auth-js suite against the gateway (fetched, never committed)
+oracle-auth-js:
+	cargo build --locked --bin cielo
+	scripts/oracle/auth-js.sh
 
 fmt:
 	cargo fmt --all

@@ -305,6 +305,78 @@ pub async fn revoke(pool: &Pool, kid: Uuid) -> Result<(), SigningKeyError> {
     Ok(())
 }
 
+/// What `cielo signing-keys` was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyCommand {
+    List,
+    Add { alg: String },
+    Rotate { alg: String },
+    Revoke { kid: String },
+}
+
+/// Runs a `cielo signing-keys` command against the stack's database (the embedded cluster
+/// must be running, or `DATABASE_URL` set); returns what to print.
+pub async fn run_command(
+    settings: &crate::config::Settings,
+    command: KeyCommand,
+) -> Result<String, SigningKeyError> {
+    let keys = ApiKeys::load(settings).map_err(|error| SigningKeyError::Key(error.to_string()))?;
+    let url = secrecy::ExposeSecret::expose_secret(&settings.admin_database_url()).to_owned();
+    let pool = deadpool_postgres::Config {
+        url: Some(url),
+        ..Default::default()
+    }
+    .create_pool(
+        Some(deadpool_postgres::Runtime::Tokio1),
+        tokio_postgres::NoTls,
+    )
+    .map_err(|error| SigningKeyError::Key(error.to_string()))?;
+    if keys.ring_is_configured() {
+        return Err(SigningKeyError::Key(
+            "JWT_KEYS is set: keys come from that setting, not the managed signing keys".into(),
+        ));
+    }
+    let mut out = String::new();
+    match command {
+        KeyCommand::List => {
+            for key in list(&pool).await? {
+                out.push_str(&format!(
+                    "{}  {}  {:<15}  {}\n",
+                    key.kid,
+                    key.algorithm,
+                    key.status,
+                    key.created_at.format("%Y-%m-%d %H:%M:%S UTC")
+                ));
+            }
+            if out.is_empty() {
+                out.push_str(
+                    "no managed signing keys: user tokens are signed with JWT_SECRET (HS256)\n",
+                );
+            }
+        }
+        KeyCommand::Add { alg } => {
+            let kid = create_key(&pool, &keys, &alg, "standby").await?;
+            out.push_str(&format!(
+                "{kid}  {alg}  standby (published; `rotate` makes it sign)\n"
+            ));
+        }
+        KeyCommand::Rotate { alg } => {
+            let kid = rotate(&pool, &keys, &alg).await?;
+            out.push_str(&format!(
+                "{kid}  now signs user tokens; the previous key stays valid until revoked\n"
+            ));
+        }
+        KeyCommand::Revoke { kid } => {
+            let kid: Uuid = kid
+                .parse()
+                .map_err(|_| SigningKeyError::Key(format!("{kid:?} is not a key id")))?;
+            revoke(&pool, kid).await?;
+            out.push_str(&format!("{kid}  revoked\n"));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
