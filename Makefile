@@ -6,7 +6,7 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
-        test-conformance test-e2e check-compose lint fmt clean bench
+        test-conformance test-e2e check-compose lint fmt clean bench bench-auth oracle-auth-js
 
 ## run: install what is missing, build, start the stack and print its status.
 run: deps web
@@ -36,9 +36,11 @@ web:
 build: deps web
 	cargo build --release --bin cielo
 
-## bench: rest/v1 benchmark against pgbench and PocketBase (~25 min); results in bench/results/.
+## bench: rest/v1 (against pgbench and PocketBase, ~25 min) and auth/v1 (against bcrypt and
+## pgbench, ~3 min) benchmarks; results in bench/results/.
 bench:
 	bench/run.sh
+	bench/auth.sh
 
 lint:
 	cargo fmt --all -- --check
@@ -69,6 +71,15 @@ check-compose:
 	POSTGRES_PASSWORD=check JWT_SECRET=compose-check-secret-with-32-characters \
 	  docker-compose -f compose.yaml config --quiet
 	@echo "compose.yaml is valid."
+
+## bench-auth: auth/v1 against bcrypt and pgbench (~3 min); results in bench/results/auth-latest.*
+bench-auth:
+	bench/auth.sh
+
+## oracle-auth-js: the official auth-js suite against the gateway (fetched, never committed)
+oracle-auth-js:
+	cargo build --locked --bin cielo
+	scripts/oracle/auth-js.sh
 
 fmt:
 	cargo fmt --all

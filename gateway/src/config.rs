@@ -29,6 +29,7 @@ pub struct Settings {
     pub rest: RestSettings,
     pub database: DatabaseSettings,
     pub jwt: JwtSettings,
+    pub auth: AuthSettings,
     pub smtp: SmtpSettings,
     pub log: LogSettings,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
@@ -131,7 +132,124 @@ pub struct JwtSettings {
     /// Public keys (a JWKS, as JSON or `@/path/to/file`) accepted for RS256/ES256 tokens
     /// besides the HS256 secret (`JWT_JWKS`).
     pub jwks: Option<String>,
+    /// The project's own private keys as GoTrue reads them (`JWT_KEYS`, alias
+    /// `GOTRUE_JWT_KEYS`): a JSON array of JWKs (or `@/path/to/file`), the one whose
+    /// `key_ops` has `sign` signs user tokens. When set, the managed signing keys are off.
+    pub keys: Option<String>,
+    /// Algorithm of the managed signing key created at first start when none is in use
+    /// (`JWT_SIGNING_ALG`: `HS256` (default, the shared secret), `ES256` or `RS256`).
+    pub signing_alg: String,
 }
+
+/// auth/v1 settings, named as GoTrue's environment variables are in Supabase's
+/// self-hosting `.env` (each also accepted with GoTrue's own `GOTRUE_…` name).
+#[derive(Debug, Clone)]
+pub struct AuthSettings {
+    /// `iss` of user access tokens (`JWT_ISSUER`; default `API_EXTERNAL_URL` + `/auth/v1`).
+    pub jwt_issuer: String,
+    /// `aud` of user access tokens and of new users (`JWT_AUD`, default `authenticated`).
+    pub jwt_aud: String,
+    /// Role of new users (`JWT_DEFAULT_GROUP_NAME`, default `authenticated`).
+    pub default_role: String,
+    /// JWT roles allowed on `/admin/*` (`JWT_ADMIN_ROLES`).
+    pub admin_roles: Vec<String>,
+    /// `DISABLE_SIGNUP`: no new users except through the admin API.
+    pub disable_signup: bool,
+    /// `ENABLE_EMAIL_SIGNUP` (GoTrue `EXTERNAL_EMAIL_ENABLED`): the email provider.
+    pub email_enabled: bool,
+    /// `ENABLE_EMAIL_AUTOCONFIRM` (GoTrue `MAILER_AUTOCONFIRM`): sign-ups get a session at
+    /// once instead of a confirmation mail. Off by default: the app confirms e-mail.
+    pub autoconfirm: bool,
+    /// `ENABLE_ANONYMOUS_USERS` (GoTrue `EXTERNAL_ANONYMOUS_USERS_ENABLED`).
+    pub anonymous_enabled: bool,
+    /// `ENABLE_PHONE_SIGNUP` (GoTrue `EXTERNAL_PHONE_ENABLED`): phone + password accounts.
+    pub phone_enabled: bool,
+    /// `ENABLE_PHONE_AUTOCONFIRM` (GoTrue `SMS_AUTOCONFIRM`). There is no SMS sender, so
+    /// phone sign-ups need it.
+    pub phone_autoconfirm: bool,
+    /// Shortest password accepted (`PASSWORD_MIN_LENGTH`, at least 6).
+    pub password_min_length: usize,
+    /// Character sets a password must each use (`PASSWORD_REQUIRED_CHARACTERS`, sets
+    /// separated by `:`).
+    pub password_required_characters: Vec<String>,
+    /// Password changes need a recent sign-in or a reauthentication nonce
+    /// (`SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`).
+    pub secure_password_change: bool,
+    /// Password changes need the current password
+    /// (`SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD`).
+    pub require_current_password: bool,
+    /// E-mail changes are confirmed on both addresses (`MAILER_SECURE_EMAIL_CHANGE_ENABLED`).
+    pub secure_email_change: bool,
+    /// Refresh tokens rotate and reuse revokes the session
+    /// (`SECURITY_REFRESH_TOKEN_ROTATION_ENABLED`).
+    pub refresh_token_rotation: bool,
+    /// Seconds a rotated refresh token may still be used (`SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
+    pub refresh_token_reuse_interval: Duration,
+    /// Lifetime of e-mail links and OTPs (`MAILER_OTP_EXP`, seconds).
+    pub otp_expiry: Duration,
+    /// Digits of e-mail OTPs (`MAILER_OTP_LENGTH`, 6 to 10).
+    pub otp_length: usize,
+    /// Least time between two mails of one kind to one user (`SMTP_MAX_FREQUENCY`).
+    pub max_frequency: Duration,
+    /// PKCE auth codes expire after this (`EXTERNAL_FLOW_STATE_EXPIRY_DURATION`).
+    pub flow_state_expiry: Duration,
+    /// Paths of the e-mail links (`MAILER_URLPATHS_CONFIRMATION`, `_INVITE`, `_RECOVERY`,
+    /// `_EMAIL_CHANGE`), resolved against `API_EXTERNAL_URL`.
+    pub url_paths: MailerUrlPaths,
+    /// Mail subjects and template files (`MAILER_SUBJECTS_*`, `MAILER_TEMPLATES_*`,
+    /// `MAILER_TEMPLATES_DIR`).
+    pub templates: MailerTemplates,
+    pub rate_limits: AuthRateLimits,
+    /// Password hashes computed at once (`AUTH_HASH_CONCURRENCY`, default: CPU count).
+    pub hash_concurrency: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct MailerUrlPaths {
+    pub confirmation: String,
+    pub invite: String,
+    pub recovery: String,
+    pub email_change: String,
+}
+
+/// Overrides of the built-in Spanish (Chile) mail; `None` keeps the built-in one.
+#[derive(Debug, Clone, Default)]
+pub struct MailerTemplates {
+    pub dir: Option<PathBuf>,
+    /// (template name, subject) pairs from `MAILER_SUBJECTS_*`.
+    pub subjects: Vec<(String, String)>,
+    /// (template name, file) pairs from `MAILER_TEMPLATES_*`.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+/// Rate limits, named as GoTrue's `RATE_LIMIT_*` settings.
+#[derive(Debug, Clone)]
+pub struct AuthRateLimits {
+    /// Mails per address and hour (`RATE_LIMIT_EMAIL_SENT`).
+    pub email_sent_per_hour: u32,
+    /// `/token` requests per IP (and per e-mail) in 5 minutes (`RATE_LIMIT_TOKEN_REFRESH`).
+    pub token_per_5_min: u32,
+    /// `/verify` requests per IP in 5 minutes (`RATE_LIMIT_VERIFY`).
+    pub verify_per_5_min: u32,
+    /// `/signup`, `/otp`, `/magiclink`, `/recover`, `/resend`, `PUT /user` per IP (and per
+    /// e-mail) in 5 minutes (`RATE_LIMIT_OTP`).
+    pub otp_per_5_min: u32,
+    /// Anonymous sign-ins per IP and hour (`RATE_LIMIT_ANONYMOUS_USERS`).
+    pub anonymous_per_hour: u32,
+    /// Trusted header with the client address set by a proxy in front
+    /// (`RATE_LIMIT_HEADER`, e.g. `X-Forwarded-For`); without it the socket peer counts.
+    pub header: Option<String>,
+}
+
+/// The auth templates there are, by GoTrue's names.
+pub const MAIL_TEMPLATES: &[&str] = &[
+    "confirmation",
+    "invite",
+    "recovery",
+    "magic_link",
+    "email_change",
+    "reauthentication",
+];
 
 #[derive(Debug, Clone)]
 pub struct SmtpSettings {
@@ -184,7 +302,7 @@ impl Settings {
             Some(raw) => parse_url("API_EXTERNAL_URL", &raw)?,
             None => parse_url("API_EXTERNAL_URL", &format!("http://localhost:{port}"))?,
         };
-        let site_url = match vars.get("SITE_URL") {
+        let site_url = match vars.get("SITE_URL").or_else(|| vars.get("GOTRUE_SITE_URL")) {
             Some(raw) => parse_url("SITE_URL", &raw)?,
             None => external_url.clone(),
         };
@@ -210,9 +328,10 @@ impl Settings {
                 reason: "must be at least 32 characters long".into(),
             });
         }
-        let expiry_secs: u64 = match vars.get("JWT_EXPIRY") {
-            Some(_) => vars.parse("JWT_EXPIRY", 3600)?,
-            None => vars.parse("JWT_EXP", 3600)?,
+        let expiry_secs: u64 = match (vars.get("JWT_EXPIRY"), vars.get("JWT_EXP")) {
+            (Some(_), _) => vars.parse("JWT_EXPIRY", 3600)?,
+            (None, Some(_)) => vars.parse("JWT_EXP", 3600)?,
+            (None, None) => vars.parse("GOTRUE_JWT_EXP", 3600)?,
         };
         if expiry_secs < 30 {
             return Err(ConfigError {
@@ -240,6 +359,7 @@ impl Settings {
             });
         }
         let max_rows: u64 = vars.parse("PGRST_DB_MAX_ROWS", 1000)?;
+        let auth = parse_auth(&vars, &external_url)?;
 
         Ok(Settings {
             rest: RestSettings {
@@ -268,6 +388,7 @@ impl Settings {
                 site_url,
                 additional_redirect_urls: vars
                     .get("ADDITIONAL_REDIRECT_URLS")
+                    .or_else(|| vars.get("GOTRUE_URI_ALLOW_LIST"))
                     .map(|raw| split_list(&raw))
                     .unwrap_or_default(),
                 web_dir: vars
@@ -295,7 +416,23 @@ impl Settings {
                 publishable_key: vars.get("PUBLISHABLE_KEY").map(SecretString::from),
                 secret_key: vars.get("SECRET_KEY").map(SecretString::from),
                 jwks: vars.get("JWT_JWKS"),
+                keys: vars.get("JWT_KEYS").or_else(|| vars.get("GOTRUE_JWT_KEYS")),
+                signing_alg: match vars
+                    .get("JWT_SIGNING_ALG")
+                    .map(|alg| alg.to_ascii_uppercase())
+                    .as_deref()
+                {
+                    None | Some("HS256") => "HS256".to_owned(),
+                    Some(alg @ ("ES256" | "RS256")) => alg.to_owned(),
+                    Some(other) => {
+                        return Err(ConfigError {
+                            name: "JWT_SIGNING_ALG",
+                            reason: format!("{other:?}: expected HS256, ES256 or RS256"),
+                        });
+                    }
+                },
             },
+            auth,
             smtp: SmtpSettings {
                 host: vars.get("SMTP_HOST"),
                 port: vars.parse("SMTP_PORT", 587)?,
@@ -355,6 +492,246 @@ impl Settings {
             )),
         }
     }
+}
+
+fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, ConfigError> {
+    // Supabase's `.env` name first, then GoTrue's own (with and without `GOTRUE_`).
+    let pick = |names: &[&'static str]| -> Option<&'static str> {
+        names.iter().copied().find(|name| vars.get(name).is_some())
+    };
+    let flag = |names: &[&'static str], default: bool| -> Result<bool, ConfigError> {
+        match pick(names) {
+            Some(name) => vars.flag_or(name, default),
+            None => Ok(default),
+        }
+    };
+    let number = |names: &[&'static str], default: u64| -> Result<u64, ConfigError> {
+        match pick(names) {
+            Some(name) => vars.parse(name, default),
+            None => Ok(default),
+        }
+    };
+    let duration = |names: &[&'static str], default: Duration| -> Result<Duration, ConfigError> {
+        match pick(names) {
+            Some(name) => parse_duration(name, &vars.get(name).unwrap_or_default()),
+            None => Ok(default),
+        }
+    };
+    let text = |names: &[&'static str]| pick(names).and_then(|name| vars.get(name));
+
+    let api_root = external_url.as_str().trim_end_matches('/').to_owned();
+    let url_path = |names: &[&'static str]| text(names).unwrap_or_else(|| "/auth/v1/verify".into());
+    let otp_length = number(&["MAILER_OTP_LENGTH", "GOTRUE_MAILER_OTP_LENGTH"], 6)?;
+    if !(6..=10).contains(&otp_length) {
+        return Err(ConfigError {
+            name: "MAILER_OTP_LENGTH",
+            reason: "must be between 6 and 10".into(),
+        });
+    }
+    let mut templates = MailerTemplates {
+        dir: text(&["MAILER_TEMPLATES_DIR"]).map(PathBuf::from),
+        ..MailerTemplates::default()
+    };
+    for name in MAIL_TEMPLATES {
+        let upper = name.to_ascii_uppercase();
+        for prefix in ["MAILER_SUBJECTS_", "GOTRUE_MAILER_SUBJECTS_"] {
+            if let Some(subject) = vars.get(&format!("{prefix}{upper}")) {
+                templates.subjects.push(((*name).to_owned(), subject));
+                break;
+            }
+        }
+        for prefix in ["MAILER_TEMPLATES_", "GOTRUE_MAILER_TEMPLATES_"] {
+            if let Some(file) = vars.get(&format!("{prefix}{upper}")) {
+                templates
+                    .files
+                    .push(((*name).to_owned(), PathBuf::from(file)));
+                break;
+            }
+        }
+    }
+    let required = text(&[
+        "PASSWORD_REQUIRED_CHARACTERS",
+        "GOTRUE_PASSWORD_REQUIRED_CHARACTERS",
+    ])
+    .map(|raw| {
+        raw.split(':')
+            .filter(|set| !set.is_empty())
+            .map(str::to_owned)
+            .collect()
+    })
+    .unwrap_or_default();
+    let rate = |names: &[&'static str], default: u64| -> Result<u32, ConfigError> {
+        let value = number(names, default)?;
+        Ok(u32::try_from(value).unwrap_or(u32::MAX))
+    };
+    Ok(AuthSettings {
+        jwt_issuer: text(&["JWT_ISSUER", "GOTRUE_JWT_ISSUER"])
+            .unwrap_or_else(|| format!("{api_root}/auth/v1")),
+        jwt_aud: text(&["JWT_AUD", "GOTRUE_JWT_AUD"]).unwrap_or_else(|| "authenticated".into()),
+        default_role: text(&["JWT_DEFAULT_GROUP_NAME", "GOTRUE_JWT_DEFAULT_GROUP_NAME"])
+            .unwrap_or_else(|| "authenticated".into()),
+        admin_roles: text(&["JWT_ADMIN_ROLES", "GOTRUE_JWT_ADMIN_ROLES"])
+            .map(|raw| split_list(&raw))
+            .unwrap_or_else(|| vec!["service_role".into(), "supabase_admin".into()]),
+        disable_signup: flag(&["DISABLE_SIGNUP", "GOTRUE_DISABLE_SIGNUP"], false)?,
+        email_enabled: flag(
+            &["ENABLE_EMAIL_SIGNUP", "GOTRUE_EXTERNAL_EMAIL_ENABLED"],
+            true,
+        )?,
+        autoconfirm: flag(
+            &["ENABLE_EMAIL_AUTOCONFIRM", "GOTRUE_MAILER_AUTOCONFIRM"],
+            false,
+        )?,
+        anonymous_enabled: flag(
+            &[
+                "ENABLE_ANONYMOUS_USERS",
+                "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED",
+            ],
+            false,
+        )?,
+        phone_enabled: flag(
+            &["ENABLE_PHONE_SIGNUP", "GOTRUE_EXTERNAL_PHONE_ENABLED"],
+            false,
+        )?,
+        phone_autoconfirm: flag(
+            &["ENABLE_PHONE_AUTOCONFIRM", "GOTRUE_SMS_AUTOCONFIRM"],
+            false,
+        )?,
+        password_min_length: number(&["PASSWORD_MIN_LENGTH", "GOTRUE_PASSWORD_MIN_LENGTH"], 6)?
+            .max(6) as usize,
+        password_required_characters: required,
+        secure_password_change: flag(
+            &[
+                "SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION",
+                "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION",
+            ],
+            false,
+        )?,
+        require_current_password: flag(
+            &[
+                "SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD",
+                "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD",
+            ],
+            false,
+        )?,
+        secure_email_change: flag(
+            &[
+                "MAILER_SECURE_EMAIL_CHANGE_ENABLED",
+                "GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED",
+            ],
+            true,
+        )?,
+        refresh_token_rotation: flag(
+            &[
+                "SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
+                "GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
+            ],
+            true,
+        )?,
+        refresh_token_reuse_interval: Duration::from_secs(number(
+            &[
+                "SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
+                "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
+            ],
+            10,
+        )?),
+        otp_expiry: Duration::from_secs(number(
+            &["MAILER_OTP_EXP", "GOTRUE_MAILER_OTP_EXP"],
+            3600,
+        )?),
+        otp_length: otp_length as usize,
+        max_frequency: duration(
+            &["SMTP_MAX_FREQUENCY", "GOTRUE_SMTP_MAX_FREQUENCY"],
+            Duration::from_secs(60),
+        )?,
+        flow_state_expiry: duration(
+            &[
+                "EXTERNAL_FLOW_STATE_EXPIRY_DURATION",
+                "GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION",
+            ],
+            Duration::from_secs(300),
+        )?
+        .max(Duration::from_secs(300)),
+        url_paths: MailerUrlPaths {
+            confirmation: url_path(&[
+                "MAILER_URLPATHS_CONFIRMATION",
+                "GOTRUE_MAILER_URLPATHS_CONFIRMATION",
+            ]),
+            invite: url_path(&["MAILER_URLPATHS_INVITE", "GOTRUE_MAILER_URLPATHS_INVITE"]),
+            recovery: url_path(&[
+                "MAILER_URLPATHS_RECOVERY",
+                "GOTRUE_MAILER_URLPATHS_RECOVERY",
+            ]),
+            email_change: url_path(&[
+                "MAILER_URLPATHS_EMAIL_CHANGE",
+                "GOTRUE_MAILER_URLPATHS_EMAIL_CHANGE",
+            ]),
+        },
+        templates,
+        rate_limits: AuthRateLimits {
+            email_sent_per_hour: rate(
+                &["RATE_LIMIT_EMAIL_SENT", "GOTRUE_RATE_LIMIT_EMAIL_SENT"],
+                30,
+            )?,
+            token_per_5_min: rate(
+                &[
+                    "RATE_LIMIT_TOKEN_REFRESH",
+                    "GOTRUE_RATE_LIMIT_TOKEN_REFRESH",
+                ],
+                150,
+            )?,
+            verify_per_5_min: rate(&["RATE_LIMIT_VERIFY", "GOTRUE_RATE_LIMIT_VERIFY"], 30)?,
+            otp_per_5_min: rate(&["RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], 30)?,
+            anonymous_per_hour: rate(
+                &[
+                    "RATE_LIMIT_ANONYMOUS_USERS",
+                    "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS",
+                ],
+                30,
+            )?,
+            header: text(&["RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"]),
+        },
+        hash_concurrency: match number(&["AUTH_HASH_CONCURRENCY"], 0)? {
+            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            n => n as usize,
+        },
+    })
+}
+
+/// Durations as GoTrue writes them (`60s`, `1m`, `1h30m`, `500ms`) or plain seconds.
+pub fn parse_duration(name: &'static str, raw: &str) -> Result<Duration, ConfigError> {
+    let error = || ConfigError {
+        name,
+        reason: format!("{raw:?}: expected seconds or a duration like 60s, 5m, 1h"),
+    };
+    if let Ok(seconds) = raw.parse::<u64>() {
+        return Ok(Duration::from_secs(seconds));
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = raw;
+    if rest.is_empty() {
+        return Err(error());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .ok_or_else(error)?;
+        let value: f64 = rest[..digits].parse().map_err(|_| error())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let seconds = match &rest[..unit_len] {
+            "ms" => value / 1000.0,
+            "s" => value,
+            "m" => value * 60.0,
+            "h" => value * 3600.0,
+            _ => return Err(error()),
+        };
+        total += Duration::from_secs_f64(seconds);
+        rest = &rest[unit_len..];
+    }
+    Ok(total)
 }
 
 /// Lookup helper that treats empty values as unset (as Compose does with `VAR=`).

@@ -3,7 +3,8 @@
 //!
 //! * `GET /inbox`: the page (newest first).
 //! * `GET /inbox/messages/{id}`: one message's HTML body, sandboxed (no scripts).
-//! * `GET /inbox/api/messages[?recipient=]`, `GET /inbox/api/messages/{id}`,
+//! * `GET /inbox/api/messages[?recipient=]`, `GET /inbox/api/messages/{id}` (each message
+//!   with its `links`),
 //!   `DELETE /inbox/api/messages`: JSON for tests and tools.
 //!
 //! Mail holds sign-in links, so the inbox answers only loopback clients unless
@@ -39,6 +40,8 @@ pub struct MailMessage {
     pub text_body: String,
     pub html_body: String,
     pub created_at: DateTime<Utc>,
+    /// The link targets of the HTML body (confirmation links, for tests and tools).
+    pub links: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -85,14 +88,18 @@ async fn load(
         .map_err(|e| e.to_string())?;
     Ok(rows
         .iter()
-        .map(|row| MailMessage {
-            id: row.get(0),
-            recipient: row.get(1),
-            sender: row.get(2),
-            subject: row.get(3),
-            text_body: row.get(4),
-            html_body: row.get(5),
-            created_at: row.get(6),
+        .map(|row| {
+            let html_body: String = row.get(5);
+            MailMessage {
+                id: row.get(0),
+                recipient: row.get(1),
+                sender: row.get(2),
+                subject: row.get(3),
+                text_body: row.get(4),
+                links: crate::mail::templates::links(&html_body),
+                html_body,
+                created_at: row.get(6),
+            }
         })
         .collect())
 }
@@ -262,6 +269,7 @@ mod tests {
             text_body: "hola".into(),
             html_body: String::new(),
             created_at: DateTime::<Utc>::from_timestamp(0, 0).unwrap(),
+            links: Vec::new(),
         };
         let html = render_page(&[message]);
         assert!(!html.contains("<script>alert"));

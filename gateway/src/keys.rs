@@ -20,8 +20,13 @@ use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 use sha2::Sha256;
 
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use serde_json::Value;
+
 use crate::config::Settings;
-use crate::jwt::{Hs256Key, JwtVerifier};
+use crate::jwt::{Hs256Key, JwtVerifier, KeyRing, PrivateJwk, SharedKeyRing};
 use jsonwebtoken::jwk::JwkSet;
 
 /// File in the data directory that keeps a generated JWT secret.
@@ -53,6 +58,10 @@ pub struct ApiKeys {
     jwt_secret: SecretString,
     signer: Hs256Key,
     verifier: JwtVerifier,
+    /// Keys of `JWT_KEYS` (then fixed), or the managed signing keys (swapped on rotation).
+    ring: SharedKeyRing,
+    /// True when `JWT_KEYS` is set: the ring comes from configuration, not the database.
+    configured_ring: bool,
     anon: SecretString,
     service_role: SecretString,
     publishable: SecretString,
@@ -80,6 +89,8 @@ pub enum KeyError {
     ForeignKey { name: &'static str },
     #[error("JWT_JWKS is not a JSON Web Key Set: {0}")]
     Jwks(String),
+    #[error("JWT_KEYS is not usable: {0}")]
+    JwtKeys(String),
 }
 
 impl ApiKeys {
@@ -124,11 +135,18 @@ impl ApiKeys {
             .clone()
             .unwrap_or_else(|| opaque_key(&jwt_secret, "sb_secret_"));
         let jwks = settings.jwt.jwks.as_deref().map(parse_jwks).transpose()?;
-        let verifier = JwtVerifier::new(signer.clone(), jwks.as_ref());
+        let (ring, configured_ring) = match settings.jwt.keys.as_deref() {
+            Some(raw) => (parse_jwt_keys(raw)?, true),
+            None => (KeyRing::secret_only(signer.clone()), false),
+        };
+        let ring: SharedKeyRing = Arc::new(ArcSwap::from_pointee(ring));
+        let verifier = JwtVerifier::with_ring(signer.clone(), jwks.as_ref(), ring.clone());
         Ok(Self {
             jwt_secret,
             signer,
             verifier,
+            ring,
+            configured_ring,
             anon,
             service_role,
             publishable,
@@ -144,9 +162,19 @@ impl ApiKeys {
         &self.signer
     }
 
-    /// Verifies bearer tokens (HS256 secret and JWKS keys).
+    /// Verifies bearer tokens (HS256 secret, the project's key ring, `JWT_JWKS` keys).
     pub fn verifier(&self) -> &JwtVerifier {
         &self.verifier
+    }
+
+    /// The project's signing and verification keys (swapped when keys rotate).
+    pub fn ring(&self) -> &SharedKeyRing {
+        &self.ring
+    }
+
+    /// True when the keys come from `JWT_KEYS` rather than the managed signing keys.
+    pub fn ring_is_configured(&self) -> bool {
+        self.configured_ring
     }
 
     /// The legacy anon key; safe to publish (it is what browsers use).
@@ -185,11 +213,44 @@ impl ApiKeys {
         if constant_time_eq(presented, self.service_role.expose_secret()) {
             return Some(ApiKeyKind::ServiceRole);
         }
-        self.signer
-            .verify_signature(presented)
+        // Any JWT the project's keys verify (HS256 secret, `JWT_KEYS`, managed keys): an
+        // RS256-signed anon key works as well as the legacy HS256 one.
+        self.verifier
+            .verify(presented)
             .ok()
             .map(|_| ApiKeyKind::SignedJwt)
     }
+}
+
+/// `JWT_KEYS`: a JSON array of private JWKs (inline or `@path`), GoTrue's format. Exactly
+/// one key must have `sign` in `key_ops`.
+fn parse_jwt_keys(raw: &str) -> Result<KeyRing, KeyError> {
+    let text = match raw.strip_prefix('@') {
+        Some(path) => fs::read_to_string(path)
+            .map_err(|error| KeyError::JwtKeys(format!("{path}: {error}")))?,
+        None => raw.to_owned(),
+    };
+    let entries: Vec<Value> =
+        serde_json::from_str(&text).map_err(|error| KeyError::JwtKeys(error.to_string()))?;
+    let mut keys = Vec::new();
+    let mut signing = Vec::new();
+    for entry in &entries {
+        let key = PrivateJwk::parse(entry).map_err(|error| KeyError::JwtKeys(error.0))?;
+        if key.signs {
+            signing.push(key.signing_key());
+        }
+        keys.push(key.ring_key());
+    }
+    let signing = match signing.len() {
+        0 => return Err(KeyError::JwtKeys("no key has \"sign\" in key_ops".into())),
+        1 => signing.remove(0),
+        _ => {
+            return Err(KeyError::JwtKeys(
+                "more than one key has \"sign\" in key_ops".into(),
+            ));
+        }
+    };
+    Ok(KeyRing { signing, keys })
 }
 
 /// `JWT_JWKS` is the JSON itself or `@path` of a file holding it.

@@ -10,6 +10,7 @@ pub mod health;
 pub mod inbox;
 pub mod jwt;
 pub mod keys;
+pub mod mail;
 pub mod rest_v1;
 pub mod startup;
 pub mod state;

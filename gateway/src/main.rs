@@ -36,6 +36,29 @@ enum Command {
     },
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Manage the JWT signing keys (needs the running stack, or DATABASE_URL).
+    SigningKeys {
+        #[command(subcommand)]
+        action: KeysAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysAction {
+    /// Every managed key with its status.
+    List,
+    /// A new key in standby: published in the JWKS, not signing yet.
+    Add {
+        #[arg(long, default_value = "ES256", value_parser = ["ES256", "RS256"])]
+        alg: String,
+    },
+    /// The standby key (a new one when there is none) starts signing.
+    Rotate {
+        #[arg(long, default_value = "ES256", value_parser = ["ES256", "RS256"])]
+        alg: String,
+    },
+    /// A key stops being accepted (never the one in use).
+    Revoke { kid: String },
 }
 
 fn main() -> ExitCode {
@@ -50,6 +73,25 @@ fn main() -> ExitCode {
         Command::Status { output } => status(&settings, output),
         Command::Serve => run_async(startup::serve(settings)),
         Command::Migrate => run_async(startup::migrate_only(settings)),
+        Command::SigningKeys { action } => signing_keys(&settings, action),
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn signing_keys(settings: &Settings, action: KeysAction) -> ExitCode {
+    use gateway::auth_v1::signing_keys::{KeyCommand, run_command};
+    let command = match action {
+        KeysAction::List => KeyCommand::List,
+        KeysAction::Add { alg } => KeyCommand::Add { alg },
+        KeysAction::Rotate { alg } => KeyCommand::Rotate { alg },
+        KeysAction::Revoke { kid } => KeyCommand::Revoke { kid },
+    };
+    match actix_web::rt::System::new().block_on(run_command(settings, command)) {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(&error),
     }
 }
 

@@ -47,6 +47,8 @@ pub enum StartError {
     DatabaseExited(String),
     #[error(transparent)]
     SchemaCache(#[from] LoadError),
+    #[error(transparent)]
+    Auth(#[from] auth_v1::AuthStartError),
 }
 
 /// The HTTP server, bound and ready to run.
@@ -115,6 +117,8 @@ impl Application {
             .map_err(|source| StartError::Listen { address, source })?
             .port();
 
+        let auth =
+            auth_v1::AuthState::start(settings.clone(), keys.clone(), db.auth.clone()).await?;
         let web_dir = web_dir_if_built(&settings);
         let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
         // One API pool per worker (see `db::api_pool`); DB_POOL_SIZE is shared among them.
@@ -127,6 +131,7 @@ impl Application {
             keys,
             db,
             schema_cache,
+            auth,
             started_at: Instant::now(),
         });
 

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::auth_v1::AuthState;
 use crate::config::Settings;
 use crate::db::Database;
 use crate::keys::ApiKeys;
@@ -17,5 +18,6 @@ pub struct AppState {
     pub keys: ApiKeys,
     pub db: Database,
     pub schema_cache: Arc<SchemaCacheState>,
+    pub auth: Arc<AuthState>,
     pub started_at: Instant,
 }

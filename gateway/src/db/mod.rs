@@ -20,11 +20,14 @@ use tokio_postgres::NoTls;
 
 use crate::config::Settings;
 
-/// Both pools, and the admin connection settings (for listening to notifications).
+/// The pools, and the admin connection settings (for listening to notifications).
 #[derive(Clone, Debug)]
 pub struct Database {
     pub admin: Pool,
     pub api: Pool,
+    /// auth/v1's own pool (the `DATABASE_URL` role, like GoTrue's `supabase_auth_admin`),
+    /// sized like the API pool so sign-in traffic never waits behind admin work.
+    pub auth: Pool,
     pub admin_config: tokio_postgres::Config,
     /// Connection settings of the `authenticator` role, for the per-worker API pools.
     pub api_config: tokio_postgres::Config,
@@ -87,7 +90,10 @@ impl Database {
             create: Some(Duration::from_secs(5)),
             recycle: Some(Duration::from_secs(5)),
         };
+        let mut auth_config = admin_config.clone();
+        auth_config.application_name("cielo-auth");
         Ok(Self {
+            auth: pool(auth_config, settings.database.pool_size, timeouts)?,
             admin: pool(admin_config.clone(), 4, timeouts)?,
             api: pool(api_config.clone(), settings.database.pool_size, timeouts)?,
             admin_config,

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, JwtError};
-use crate::jwt::{JwtVerifier, VerifyError};
+use crate::jwt::{JwtVerifier, KeyRing, VerifyError};
 
 /// Allowed clock difference for `exp`, `nbf` and `iat`, as in PostgREST.
 const CLOCK_SKEW_SECONDS: i64 = 30;
@@ -46,8 +46,11 @@ const VERIFIED_LIMIT: usize = 4_096;
 
 /// A token that passed verification, with what time checks need on later uses.
 struct Verified {
-    /// Which verifier and anonymous role it was checked with (address, name).
+    /// Which verifier, key ring and anonymous role it was checked with. Holding the
+    /// ring keeps its address unique, so a rotated or revoked key set is never mistaken
+    /// for the one the token was checked against.
     verifier: usize,
+    ring: Arc<KeyRing>,
     anon_role: String,
     at: Instant,
     auth: RequestAuth,
@@ -72,9 +75,11 @@ pub fn authenticate(
         return Ok(anonymous(anon_role, Map::new()));
     };
     let verifier_id = std::ptr::from_ref(verifier) as usize;
+    let ring = verifier.ring().load();
     let remembered = VERIFIED.with(|cache| {
         cache.borrow().get(token).and_then(|hit| {
             (hit.verifier == verifier_id
+                && Arc::ptr_eq(&hit.ring, &ring)
                 && hit.anon_role == anon_role
                 && hit.at.elapsed() < VERIFIED_TTL)
                 .then(|| hit.auth.clone())
@@ -97,6 +102,7 @@ pub fn authenticate(
             token.to_owned(),
             Verified {
                 verifier: verifier_id,
+                ring: Arc::clone(&ring),
                 anon_role: anon_role.to_owned(),
                 at: Instant::now(),
                 auth: auth.clone(),

@@ -2,6 +2,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 mod api_keys;
+mod auth_admin;
+mod auth_signup;
+mod auth_support;
+mod auth_token;
+mod auth_user;
 mod binary;
 mod cors;
 mod database;

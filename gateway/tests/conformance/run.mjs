@@ -1,5 +1,6 @@
 // Starts the run's PostgreSQL cluster (embedded in a first gateway), migrates a template
-// database, runs every `tests/*.test.mjs` with node:test, and tears everything down.
+// database, runs every `tests/*.test.mjs` with node:test (TEST_FILES / TEST_ONLY select
+// files / test names), and tears everything down.
 
 import { spawn } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
@@ -34,6 +35,8 @@ async function main() {
 
     const files = readdirSync(join(here, 'tests'))
       .filter((name) => name.endsWith('.test.mjs'))
+      // TEST_FILES=auth,rest-read runs only the files whose names contain one of the words.
+      .filter((name) => !process.env.TEST_FILES || process.env.TEST_FILES.split(',').some((word) => name.includes(word.trim())))
       .map((name) => join(here, 'tests', name))
     const args = ['--test', '--test-reporter=spec', ...(process.env.TEST_ONLY ? ['--test-name-pattern', process.env.TEST_ONLY] : []), ...files]
     code = await new Promise((done) => {

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# `make bench-auth`: auth/v1 against its targets (issue 5), on this machine:
+#
+#   sign-ins     password sign-ins/s ≥ 0.95 × raw bcrypt cost-10 verifications/s (all cores)
+#   storm        REST p99 while 32 sign-ins and 32 REST connections run ≤ 2 × REST p99 alone
+#   refresh      refresh-token grants/s (with rotation) ≥ 0.8 × pgbench running the same
+#                statements (bench/results: refresh.pgbench), and their p99 ≤ 25 ms
+#
+# One release gateway on a private embedded cluster (loopback, free ports), the load from
+# gateway/examples/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
+# with the same connection count. Results: bench/results/auth-latest.{json,md}.
+#
+# Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_KEEP_WORKDIR=1.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
+SECONDS_PER_RUN=${BENCH_SECONDS:-10}
+CONNECTIONS=${BENCH_CONNECTIONS:-32}
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+
+log() { printf '[bench-auth] %s\n' "$*" >&2; }
+
+cd "$ROOT"
+log "building the release gateway and the load generator"
+cargo build --release --locked --bin cielo --example auth_bench >&2
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+WORK=$(mktemp -d /tmp/cielo-auth-bench.XXXXXX)
+chmod 755 "$WORK"
+API_PORT=$(free_port)
+DB_PORT=$(free_port)
+GATEWAY_PID=""
+cleanup() {
+  if [[ -n $GATEWAY_PID ]] && kill -0 "$GATEWAY_PID" 2>/dev/null; then
+    kill -TERM "$GATEWAY_PID"
+    wait "$GATEWAY_PID" 2>/dev/null || true
+  fi
+  if [[ ${BENCH_KEEP_WORKDIR:-0} == 1 ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+GATEWAY_ENV=(
+  env -i PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8
+  DATA_DIR="$WORK/data" API_HOST=127.0.0.1 API_PORT="$API_PORT" DB_PORT="$DB_PORT"
+  JWT_SECRET=bench-secret-for-the-auth-benchmark-0123456789 WEB_DIR="$WORK/no-web"
+  ENABLE_EMAIL_AUTOCONFIRM=true LOG_LEVEL=warn DB_POOL_SIZE=20
+  # The load comes from one address: per-IP limits would cut it short.
+  RATE_LIMIT_TOKEN_REFRESH=1000000000 RATE_LIMIT_OTP=1000000000 RATE_LIMIT_VERIFY=1000000000
+)
+(cd "$WORK" && exec "${GATEWAY_ENV[@]}" "$TARGET_DIR/release/cielo") >"$WORK/gateway.stdout" 2>"$WORK/gateway.stderr" &
+GATEWAY_PID=$!
+for _ in $(seq 1 600); do
+  grep -q 'Secret key:' "$WORK/gateway.stdout" 2>/dev/null && break
+  kill -0 "$GATEWAY_PID" 2>/dev/null || { cat "$WORK/gateway.stderr" >&2; exit 1; }
+  sleep 0.2
+done
+STATUS=$(cd "$WORK" && "${GATEWAY_ENV[@]}" "$TARGET_DIR/release/cielo" status -o env)
+value() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" <<<"$STATUS"; }
+DB_URL=$(value DB_URL)
+
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
+CREATE TABLE public.bench_notes (id int PRIMARY KEY, body text NOT NULL);
+INSERT INTO public.bench_notes SELECT n, 'nota ' || n FROM generate_series(1, 100) n;
+GRANT SELECT ON public.bench_notes TO anon, authenticated;
+NOTIFY pgrst, 'reload schema';
+SQL
+sleep 1
+
+log "gateway load: $CONNECTIONS connections, ${SECONDS_PER_RUN}s per run"
+BENCH_URL="http://127.0.0.1:$API_PORT" BENCH_ANON_KEY=$(value ANON_KEY) \
+  BENCH_SERVICE_KEY=$(value SERVICE_ROLE_KEY) BENCH_SECONDS="$SECONDS_PER_RUN" \
+  BENCH_CONNECTIONS="$CONNECTIONS" BENCH_OUT="$WORK" \
+  "$TARGET_DIR/release/examples/auth_bench" >/dev/null
+
+log "pgbench: the same statements as a refresh grant"
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
+CREATE TABLE cielo_bench_sessions AS
+  SELECT (row_number() OVER (ORDER BY id) - 1)::int AS n, id AS session_id
+    FROM (SELECT DISTINCT ON (user_id) id FROM auth.sessions
+           WHERE refreshed_at IS NOT NULL ORDER BY user_id, refreshed_at DESC) s;
+SQL
+pgbench "$DB_URL" -n -M prepared -c "$CONNECTIONS" -j 2 -T "$SECONDS_PER_RUN" \
+  -f "$WORK/refresh.pgbench" >"$WORK/pgbench.out" 2>&1 || { cat "$WORK/pgbench.out" >&2; exit 1; }
+PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$WORK/pgbench.out" | head -n 1)
+PGBENCH_LATENCY=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$WORK/pgbench.out")
+
+mkdir -p "$RESULTS_DIR"
+cp "$WORK/refresh.pgbench" "$RESULTS_DIR/refresh.pgbench"
+python3 - "$WORK/gateway.json" "$PGBENCH_TPS" "$PGBENCH_LATENCY" "$RESULTS_DIR" <<'PY'
+import json, sys, datetime, os
+g = json.load(open(sys.argv[1]))
+pg_tps, pg_latency, out = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+checks = [
+    ("sign-ins ≥ 0.95 × raw bcrypt", g["sign_ins"]["per_second"] / g["bcrypt_raw"]["per_second"], 0.95, ">="),
+    ("REST p99 in a storm ≤ 2 × alone", g["rest_during_storm"]["p99_ms"] / g["rest_alone"]["p99_ms"], 2.0, "<="),
+    ("refresh ≥ 0.8 × pgbench", g["refresh"]["per_second"] / pg_tps, 0.8, ">="),
+    ("refresh p99 ≤ 25 ms", g["refresh"]["p99_ms"], 25.0, "<="),
+]
+g["pgbench_refresh"] = {"per_second": pg_tps, "latency_avg_ms": pg_latency}
+g["checks"] = [{"name": n, "value": v, "target": t, "met": (v >= t) if op == ">=" else (v <= t)} for n, v, t, op in checks]
+g["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+g["cpus"] = os.cpu_count()
+json.dump(g, open(os.path.join(out, "auth-latest.json"), "w"), indent=2)
+rows = [
+    ("raw bcrypt cost 10 (all cores)", g["bcrypt_raw"]),
+    ("password sign-ins", g["sign_ins"]),
+    ("REST reads alone", g["rest_alone"]),
+    ("REST reads during sign-in storm", g["rest_during_storm"]),
+    ("sign-ins during the storm", g["sign_ins_during_storm"]),
+    ("refresh grants (rotation)", g["refresh"]),
+]
+md = [f"# auth/v1 benchmark ({g['date']}, {g['cpus']} CPUs, {g['connections']} connections, {g['seconds']} s per run)", "",
+      "| Load | per second | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
+for name, r in rows:
+    md.append(f"| {name} | {r['per_second']:.0f} | {r.get('p50_ms', 0):.1f} | {r.get('p99_ms', 0):.1f} |")
+md.append(f"| pgbench, a refresh grant's statements | {pg_tps:.0f} | avg {pg_latency:.1f} | — |")
+md += ["", "| Target | Value | Met |", "|---|---:|---|"]
+for c in g["checks"]:
+    md.append(f"| {c['name']} | {c['value']:.2f} | {'yes' if c['met'] else 'NO'} |")
+open(os.path.join(out, "auth-latest.md"), "w").write("\n".join(md) + "\n")
+print("\n".join(md))
+PY

@@ -1,0 +1,864 @@
+//! The only auth/v1 code that writes SQL: users, identities, sessions, refresh tokens,
+//! one-time tokens, PKCE flow states, AMR claims and the audit log, in GoTrue's tables.
+//!
+//! Every function runs inside the caller's transaction (one per request). Values are
+//! always parameters; the few column names that vary come from [`Col`], never from input.
+
+use chrono::{DateTime, Utc};
+use deadpool_postgres::Transaction;
+use serde_json::{Value, json};
+use tokio_postgres::types::ToSql;
+use uuid::Uuid;
+
+use super::error::AuthResult;
+use super::model::{USER_COLUMNS, User};
+
+pub type Tx<'a> = Transaction<'a>;
+type Param<'a> = &'a (dyn ToSql + Sync);
+
+/// GoTrue writes the nil instance id on every row.
+const INSTANCE_ID: Uuid = Uuid::nil();
+
+/// Columns of `auth.users` that auth/v1 updates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Col {
+    EncryptedPassword,
+    EmailConfirmedAt,
+    ConfirmationToken,
+    ConfirmationSentAt,
+    RecoveryToken,
+    RecoverySentAt,
+    EmailChange,
+    EmailChangeTokenNew,
+    EmailChangeTokenCurrent,
+    EmailChangeSentAt,
+    EmailChangeConfirmStatus,
+    ReauthenticationToken,
+    ReauthenticationSentAt,
+    LastSignInAt,
+    AppMetaData,
+    UserMetaData,
+    Email,
+    Phone,
+    PhoneConfirmedAt,
+    BannedUntil,
+    Role,
+    InvitedAt,
+    IsAnonymous,
+    DeletedAt,
+}
+
+impl Col {
+    fn name(self) -> &'static str {
+        match self {
+            Col::EncryptedPassword => "encrypted_password",
+            Col::EmailConfirmedAt => "email_confirmed_at",
+            Col::ConfirmationToken => "confirmation_token",
+            Col::ConfirmationSentAt => "confirmation_sent_at",
+            Col::RecoveryToken => "recovery_token",
+            Col::RecoverySentAt => "recovery_sent_at",
+            Col::EmailChange => "email_change",
+            Col::EmailChangeTokenNew => "email_change_token_new",
+            Col::EmailChangeTokenCurrent => "email_change_token_current",
+            Col::EmailChangeSentAt => "email_change_sent_at",
+            Col::EmailChangeConfirmStatus => "email_change_confirm_status",
+            Col::ReauthenticationToken => "reauthentication_token",
+            Col::ReauthenticationSentAt => "reauthentication_sent_at",
+            Col::LastSignInAt => "last_sign_in_at",
+            Col::AppMetaData => "raw_app_meta_data",
+            Col::UserMetaData => "raw_user_meta_data",
+            Col::Email => "email",
+            Col::Phone => "phone",
+            Col::PhoneConfirmedAt => "phone_confirmed_at",
+            Col::BannedUntil => "banned_until",
+            Col::Role => "role",
+            Col::InvitedAt => "invited_at",
+            Col::IsAnonymous => "is_anonymous",
+            Col::DeletedAt => "deleted_at",
+        }
+    }
+
+    /// Type casts so untyped parameters (`None`) bind.
+    fn cast(self) -> &'static str {
+        match self {
+            Col::EmailConfirmedAt
+            | Col::ConfirmationSentAt
+            | Col::RecoverySentAt
+            | Col::EmailChangeSentAt
+            | Col::ReauthenticationSentAt
+            | Col::LastSignInAt
+            | Col::PhoneConfirmedAt
+            | Col::BannedUntil
+            | Col::InvitedAt
+            | Col::DeletedAt => "::timestamptz",
+            Col::AppMetaData | Col::UserMetaData => "::jsonb",
+            Col::EmailChangeConfirmStatus => "::int::smallint",
+            Col::IsAnonymous => "::boolean",
+            _ => "::text",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Users
+
+async fn one_user(tx: &Tx<'_>, filter: &str, params: &[Param<'_>]) -> AuthResult<Option<User>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM auth.users u WHERE {filter} LIMIT 1");
+    let statement = tx.prepare_cached(&sql).await?;
+    Ok(tx
+        .query_opt(&statement, params)
+        .await?
+        .map(|row| User::from_row(&row, 0)))
+}
+
+pub async fn user_by_id(tx: &Tx<'_>, id: Uuid) -> AuthResult<Option<User>> {
+    one_user(tx, "u.id = $1", &[&id]).await
+}
+
+/// Locks the user row for the rest of the transaction.
+pub async fn lock_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<Option<User>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM auth.users u WHERE u.id = $1 FOR UPDATE");
+    let statement = tx.prepare_cached(&sql).await?;
+    Ok(tx
+        .query_opt(&statement, &[&id])
+        .await?
+        .map(|row| User::from_row(&row, 0)))
+}
+
+pub async fn user_by_email(tx: &Tx<'_>, email: &str, aud: &str) -> AuthResult<Option<User>> {
+    one_user(
+        tx,
+        "lower(u.email) = lower($1) AND u.aud = $2 AND NOT u.is_sso_user",
+        &[&email, &aud],
+    )
+    .await
+}
+
+pub async fn user_by_phone(tx: &Tx<'_>, phone: &str, aud: &str) -> AuthResult<Option<User>> {
+    one_user(
+        tx,
+        "u.phone = $1 AND u.aud = $2 AND NOT u.is_sso_user",
+        &[&phone, &aud],
+    )
+    .await
+}
+
+/// The token columns an e-mail link can match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenColumn {
+    Confirmation,
+    Recovery,
+    ConfirmationOrRecovery,
+    EmailChange,
+}
+
+/// The user whose stored token hash is `hash` (with or without the `pkce_` prefix).
+pub async fn user_by_token(
+    tx: &Tx<'_>,
+    column: TokenColumn,
+    hash: &str,
+) -> AuthResult<Option<User>> {
+    let filter = match column {
+        TokenColumn::Confirmation => "u.confirmation_token IN ($1::text, 'pkce_' || $1::text)",
+        TokenColumn::Recovery => "u.recovery_token IN ($1::text, 'pkce_' || $1::text)",
+        TokenColumn::ConfirmationOrRecovery => {
+            "(u.confirmation_token IN ($1::text, 'pkce_' || $1::text) OR u.recovery_token IN ($1::text, 'pkce_' || $1::text))"
+        }
+        TokenColumn::EmailChange => {
+            "(u.email_change_token_current IN ($1::text, 'pkce_' || $1::text) OR u.email_change_token_new IN ($1::text, 'pkce_' || $1::text))"
+        }
+    };
+    if hash.is_empty() {
+        return Ok(None);
+    }
+    one_user(tx, filter, &[&hash]).await
+}
+
+/// A user being created.
+#[derive(Debug, Clone)]
+pub struct NewUser {
+    pub id: Uuid,
+    pub aud: String,
+    pub role: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub password_hash: Option<String>,
+    pub app_metadata: Value,
+    pub user_metadata: Value,
+    pub is_anonymous: bool,
+}
+
+pub async fn insert_user(tx: &Tx<'_>, user: &NewUser) -> AuthResult<User> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.users (instance_id, id, aud, role, email, phone, encrypted_password,
+                raw_app_meta_data, raw_user_meta_data, is_anonymous, created_at, updated_at,
+                confirmation_token, recovery_token, email_change_token_new, email_change,
+                email_change_token_current, phone_change, phone_change_token, reauthentication_token)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now(), '', '', '', '', '', '', '', '')",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[
+            &INSTANCE_ID,
+            &user.id,
+            &user.aud,
+            &user.role,
+            &user.email,
+            &user.phone,
+            &user.password_hash.clone().unwrap_or_default(),
+            &user.app_metadata,
+            &user.user_metadata,
+            &user.is_anonymous,
+        ],
+    )
+    .await?;
+    reload(tx, user.id).await
+}
+
+/// The user as stored now (after triggers and generated columns).
+pub async fn reload(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
+    user_by_id(tx, id)
+        .await?
+        .ok_or_else(|| super::error::AuthError::internal("Database error loading user", id))
+}
+
+/// Sets `columns` (and `updated_at`) of one user.
+pub async fn update_user(tx: &Tx<'_>, id: Uuid, columns: &[(Col, Param<'_>)]) -> AuthResult<()> {
+    if columns.is_empty() {
+        return Ok(());
+    }
+    let assignments: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(index, (col, _))| format!("{} = ${}{}", col.name(), index + 2, col.cast()))
+        .collect();
+    let sql = format!(
+        "UPDATE auth.users SET {}, updated_at = now() WHERE id = $1",
+        assignments.join(", ")
+    );
+    let mut params: Vec<Param<'_>> = vec![&id];
+    params.extend(columns.iter().map(|(_, value)| *value));
+    let statement = tx.prepare_cached(&sql).await?;
+    tx.execute(&statement, &params).await?;
+    Ok(())
+}
+
+/// Merges `updates` into a metadata column: keys with `null` are removed, as GoTrue does.
+pub async fn merge_metadata(tx: &Tx<'_>, id: Uuid, col: Col, updates: &Value) -> AuthResult<()> {
+    let column = col.name();
+    let sql = format!(
+        "UPDATE auth.users SET {column} = (
+             SELECT coalesce(jsonb_object_agg(key, value), '{{}}')
+               FROM jsonb_each(coalesce({column}, '{{}}') || $2::jsonb)
+              WHERE value <> 'null'::jsonb),
+           updated_at = now()
+         WHERE id = $1"
+    );
+    let statement = tx.prepare_cached(&sql).await?;
+    tx.execute(&statement, &[&id, updates]).await?;
+    Ok(())
+}
+
+/// Marks the e-mail confirmed: `email_confirmed_at`, `email_verified` in user metadata and
+/// the e-mail identity, pending one-time tokens cleared (GoTrue's `user.Confirm`).
+pub async fn confirm_email(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.users
+                SET email_confirmed_at = coalesce(email_confirmed_at, now()),
+                    confirmation_token = '',
+                    raw_user_meta_data = coalesce(raw_user_meta_data, '{}') || '{\"email_verified\": true}',
+                    updated_at = now()
+              WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.identities i
+                SET identity_data = i.identity_data || '{\"email_verified\": true}', updated_at = now()
+               FROM auth.users u
+              WHERE i.user_id = $1 AND u.id = i.user_id AND i.provider = 'email'
+                AND lower(i.identity_data ->> 'email') = lower(u.email)",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    clear_one_time_tokens(tx, id).await
+}
+
+/// Recomputes `provider`/`providers` of app metadata from the identities.
+pub async fn refresh_providers(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.users u
+                SET raw_app_meta_data = coalesce(u.raw_app_meta_data, '{}') || jsonb_build_object(
+                      'provider', p.providers -> 0, 'providers', p.providers)
+               FROM (SELECT jsonb_agg(DISTINCT provider) AS providers
+                       FROM auth.identities WHERE user_id = $1) p
+              WHERE u.id = $1 AND p.providers IS NOT NULL",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+pub async fn delete_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.users WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+/// GoTrue's soft delete: e-mail, phone and identity ids obfuscated, secrets and metadata
+/// removed, sessions ended; the row stays with `deleted_at`.
+pub async fn soft_delete_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.users SET
+                email = CASE WHEN email IS NULL THEN NULL ELSE
+                  translate(encode(sha256(convert_to(id::text || email, 'UTF8')), 'base64'), '+/=', '-_') END,
+                phone = CASE WHEN phone IS NULL THEN NULL ELSE
+                  left(translate(encode(sha256(convert_to(id::text || phone, 'UTF8')), 'base64'), '+/=', '-_'), 15) END,
+                email_change = '', phone_change = '', encrypted_password = '',
+                confirmation_token = '', recovery_token = '', email_change_token_current = '',
+                email_change_token_new = '', phone_change_token = '', reauthentication_token = '',
+                raw_user_meta_data = '{}', raw_app_meta_data = '{}',
+                deleted_at = now(), updated_at = now()
+              WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.identities SET identity_data = '{}',
+                provider_id = translate(encode(sha256(convert_to(user_id::text || provider || ':' || provider_id, 'UTF8')), 'base64'), '+/=', '-_'),
+                updated_at = now()
+              WHERE user_id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    clear_one_time_tokens(tx, id).await?;
+    delete_sessions(tx, id, None).await
+}
+
+/// A page of users (newest first) and the total.
+pub async fn list_users(
+    tx: &Tx<'_>,
+    aud: &str,
+    filter: Option<&str>,
+    page: i64,
+    per_page: i64,
+) -> AuthResult<(Vec<User>, i64)> {
+    let pattern = filter.map(|text| format!("%{text}%"));
+    let where_clause = "u.aud = $1 AND ($2::text IS NULL OR u.email ILIKE $2 \
+                        OR u.raw_user_meta_data ->> 'full_name' ILIKE $2)";
+    let count_sql = format!("SELECT count(*) FROM auth.users u WHERE {where_clause}");
+    let statement = tx.prepare_cached(&count_sql).await?;
+    let total: i64 = tx.query_one(&statement, &[&aud, &pattern]).await?.get(0);
+    let sql = format!(
+        "SELECT {USER_COLUMNS} FROM auth.users u WHERE {where_clause}
+          ORDER BY u.created_at DESC, u.id DESC LIMIT $3 OFFSET $4"
+    );
+    let statement = tx.prepare_cached(&sql).await?;
+    let offset = (page - 1).max(0).saturating_mul(per_page);
+    let rows = tx
+        .query(&statement, &[&aud, &pattern, &per_page, &offset])
+        .await?;
+    Ok((
+        rows.iter().map(|row| User::from_row(row, 0)).collect(),
+        total,
+    ))
+}
+
+// ---------------------------------------------------------------------------------------
+// Identities
+
+pub async fn insert_identity(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    provider: &str,
+    provider_id: &str,
+    identity_data: &Value,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.identities (id, provider_id, user_id, identity_data, provider,
+                 last_sign_in_at, created_at, updated_at)
+             VALUES (gen_random_uuid(), $1, $2, $3, $4, now(), now(), now())
+             ON CONFLICT (provider_id, provider) DO UPDATE
+                SET identity_data = EXCLUDED.identity_data, updated_at = now()",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[&provider_id, &user_id, identity_data, &provider],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Merges `updates` into the identity data of the user's `provider` identity; false when
+/// the user has none.
+pub async fn update_identity_data(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    provider: &str,
+    updates: &Value,
+) -> AuthResult<bool> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.identities SET identity_data = identity_data || $3::jsonb, updated_at = now()
+              WHERE user_id = $1 AND provider = $2",
+        )
+        .await?;
+    Ok(tx
+        .execute(&statement, &[&user_id, &provider, updates])
+        .await?
+        > 0)
+}
+
+/// Whether another account of `aud` already uses `email` (as user e-mail or identity).
+pub async fn email_taken(
+    tx: &Tx<'_>,
+    email: &str,
+    aud: &str,
+    except: Option<Uuid>,
+) -> AuthResult<bool> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT EXISTS (
+               SELECT 1 FROM auth.users u
+                WHERE u.aud = $2 AND ($3::uuid IS NULL OR u.id <> $3) AND NOT u.is_sso_user
+                  AND (lower(u.email) = lower($1)
+                       OR EXISTS (SELECT 1 FROM auth.identities i
+                                   WHERE i.user_id = u.id AND i.email = lower($1))))",
+        )
+        .await?;
+    Ok(tx
+        .query_one(&statement, &[&email, &aud, &except])
+        .await?
+        .get(0))
+}
+
+// ---------------------------------------------------------------------------------------
+// One-time tokens (GoTrue keeps them in the user row and in auth.one_time_tokens)
+
+/// `auth.one_time_token_type` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OneTimeTokenType {
+    Confirmation,
+    Reauthentication,
+    Recovery,
+    EmailChangeNew,
+    EmailChangeCurrent,
+}
+
+impl OneTimeTokenType {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Confirmation => "confirmation_token",
+            Self::Reauthentication => "reauthentication_token",
+            Self::Recovery => "recovery_token",
+            Self::EmailChangeNew => "email_change_token_new",
+            Self::EmailChangeCurrent => "email_change_token_current",
+        }
+    }
+}
+
+pub async fn put_one_time_token(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    kind: OneTimeTokenType,
+    token_hash: &str,
+    relates_to: &str,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to,
+                 created_at, updated_at)
+             VALUES (gen_random_uuid(), $1, $2::text::auth.one_time_token_type, $3, $4, now(), now())
+             ON CONFLICT (user_id, token_type) DO UPDATE
+                SET token_hash = EXCLUDED.token_hash, relates_to = EXCLUDED.relates_to,
+                    updated_at = now()",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[&user_id, &kind.as_str(), &token_hash, &relates_to],
+    )
+    .await?;
+    Ok(())
+}
+
+pub async fn clear_one_time_token(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    kind: OneTimeTokenType,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.one_time_tokens WHERE user_id = $1 AND token_type = $2::text::auth.one_time_token_type",
+        )
+        .await?;
+    tx.execute(&statement, &[&user_id, &kind.as_str()]).await?;
+    Ok(())
+}
+
+pub async fn clear_one_time_tokens(tx: &Tx<'_>, user_id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.one_time_tokens WHERE user_id = $1")
+        .await?;
+    tx.execute(&statement, &[&user_id]).await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Sessions, refresh tokens, AMR claims
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub not_after: Option<DateTime<Utc>>,
+    pub aal: String,
+}
+
+pub async fn insert_session(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    ip: Option<&str>,
+    user_agent: Option<&str>,
+) -> AuthResult<Uuid> {
+    let id = Uuid::new_v4();
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.sessions (id, user_id, created_at, updated_at, aal, ip, user_agent)
+             VALUES ($1, $2, now(), now(), 'aal1', $3::text::inet, $4)",
+        )
+        .await?;
+    tx.execute(&statement, &[&id, &user_id, &ip, &user_agent])
+        .await?;
+    Ok(id)
+}
+
+pub async fn session_by_id(tx: &Tx<'_>, id: Uuid) -> AuthResult<Option<Session>> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT id, user_id, coalesce(created_at, now()), not_after, coalesce(aal::text, 'aal1')
+               FROM auth.sessions WHERE id = $1",
+        )
+        .await?;
+    Ok(tx.query_opt(&statement, &[&id]).await?.map(|row| Session {
+        id: row.get(0),
+        user_id: row.get(1),
+        created_at: row.get(2),
+        not_after: row.get(3),
+        aal: row.get(4),
+    }))
+}
+
+/// Ends sessions of a user: all of them, or all but `keep`.
+pub async fn delete_sessions(tx: &Tx<'_>, user_id: Uuid, keep: Option<Uuid>) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.sessions WHERE user_id = $1 AND ($2::uuid IS NULL OR id <> $2)",
+        )
+        .await?;
+    tx.execute(&statement, &[&user_id, &keep]).await?;
+    Ok(())
+}
+
+pub async fn delete_session(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.sessions WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+pub async fn insert_refresh_token(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    session_id: Uuid,
+    digest: &str,
+    parent: Option<&str>,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at,
+                 updated_at, parent, session_id)
+             VALUES ($1, $2, $3, false, now(), now(), $4, $5)",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[
+            &INSTANCE_ID,
+            &digest,
+            &user_id.to_string(),
+            &parent,
+            &session_id,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// A refresh token row, locked for the transaction.
+#[derive(Debug, Clone)]
+pub struct RefreshTokenRow {
+    pub id: i64,
+    pub digest: String,
+    pub revoked: bool,
+    pub updated_at: DateTime<Utc>,
+    pub session_id: Option<Uuid>,
+    pub user_id: Option<Uuid>,
+}
+
+/// Finds and locks a refresh token by its digest; `NOWAIT` so concurrent refreshes of the
+/// same token queue in the caller's retry loop, not on pool connections.
+pub async fn lock_refresh_token(tx: &Tx<'_>, digest: &str) -> AuthResult<LockResult> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT id, token, coalesce(revoked, false), coalesce(updated_at, now()), session_id,
+                    CASE WHEN user_id ~* '^[0-9a-f-]{36}$' THEN user_id::uuid END
+               FROM auth.refresh_tokens WHERE token = $1 FOR UPDATE NOWAIT",
+        )
+        .await?;
+    match tx.query_opt(&statement, &[&digest]).await {
+        Ok(Some(row)) => Ok(LockResult::Found(RefreshTokenRow {
+            id: row.get(0),
+            digest: row.get(1),
+            revoked: row.get(2),
+            updated_at: row.get(3),
+            session_id: row.get(4),
+            user_id: row.get(5),
+        })),
+        Ok(None) => Ok(LockResult::NotFound),
+        Err(error)
+            if error.code() == Some(&tokio_postgres::error::SqlState::LOCK_NOT_AVAILABLE) =>
+        {
+            Ok(LockResult::Busy)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum LockResult {
+    Found(RefreshTokenRow),
+    NotFound,
+    Busy,
+}
+
+/// The newest unrevoked refresh token of a session (its digest and its parent's).
+pub async fn active_refresh_token(
+    tx: &Tx<'_>,
+    session_id: Uuid,
+) -> AuthResult<Option<(String, Option<String>)>> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT token, parent FROM auth.refresh_tokens
+              WHERE session_id = $1 AND revoked IS NOT TRUE ORDER BY id DESC LIMIT 1",
+        )
+        .await?;
+    Ok(tx
+        .query_opt(&statement, &[&session_id])
+        .await?
+        .map(|row| (row.get(0), row.get(1))))
+}
+
+pub async fn revoke_refresh_token(tx: &Tx<'_>, id: i64) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.refresh_tokens SET revoked = true, updated_at = now() WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+/// Records how the session was authenticated (one row per method, latest time kept).
+pub async fn add_amr_claim(tx: &Tx<'_>, session_id: Uuid, method: &str) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+             VALUES (gen_random_uuid(), $1, now(), now(), $2)
+             ON CONFLICT ON CONSTRAINT mfa_amr_claims_session_id_authentication_method_pkey
+             DO UPDATE SET updated_at = now()",
+        )
+        .await?;
+    tx.execute(&statement, &[&session_id, &method]).await?;
+    Ok(())
+}
+
+/// The session's `amr` claim: newest first, `{method, timestamp}`.
+pub async fn amr_claims(tx: &Tx<'_>, session_id: Uuid) -> AuthResult<Vec<Value>> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT authentication_method, extract(epoch FROM updated_at)::bigint
+               FROM auth.mfa_amr_claims WHERE session_id = $1 ORDER BY updated_at DESC",
+        )
+        .await?;
+    Ok(tx
+        .query(&statement, &[&session_id])
+        .await?
+        .iter()
+        .map(|row| json!({"method": row.get::<_, String>(0), "timestamp": row.get::<_, i64>(1)}))
+        .collect())
+}
+
+/// Marks a session as refreshed (`refreshed_at`, client address and agent).
+pub async fn touch_session(
+    tx: &Tx<'_>,
+    session_id: Uuid,
+    ip: Option<&str>,
+    user_agent: Option<&str>,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.sessions SET refreshed_at = now() AT TIME ZONE 'UTC', updated_at = now(),
+                    ip = coalesce($2::text::inet, ip), user_agent = coalesce($3, user_agent)
+              WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&session_id, &ip, &user_agent])
+        .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// PKCE flow states
+
+#[derive(Debug, Clone)]
+pub struct FlowState {
+    pub user_id: Option<Uuid>,
+    pub code_challenge: String,
+    pub code_challenge_method: String,
+    pub authentication_method: String,
+    pub created_at: DateTime<Utc>,
+    pub auth_code_issued_at: Option<DateTime<Utc>>,
+}
+
+pub async fn insert_flow_state(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    provider_type: &str,
+    authentication_method: &str,
+    code_challenge: &str,
+    code_challenge_method: &str,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.flow_state (id, user_id, auth_code, code_challenge_method,
+                 code_challenge, provider_type, created_at, updated_at, authentication_method)
+             VALUES (gen_random_uuid(), $1, gen_random_uuid()::text,
+                     $2::text::auth.code_challenge_method, $3, $4, now(), now(), $5)",
+        )
+        .await?;
+    tx.execute(
+        &statement,
+        &[
+            &user_id,
+            &code_challenge_method,
+            &code_challenge,
+            &provider_type,
+            &authentication_method,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The newest flow state of a user for an authentication method; stamps
+/// `auth_code_issued_at` and returns its auth code.
+pub async fn issue_auth_code(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    authentication_method: &str,
+) -> AuthResult<Option<String>> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.flow_state SET auth_code_issued_at = now(), updated_at = now()
+              WHERE id = (SELECT id FROM auth.flow_state
+                           WHERE user_id = $1 AND authentication_method = $2
+                             AND code_challenge IS NOT NULL AND code_challenge <> ''
+                           ORDER BY created_at DESC LIMIT 1)
+              RETURNING auth_code",
+        )
+        .await?;
+    Ok(tx
+        .query_opt(&statement, &[&user_id, &authentication_method])
+        .await?
+        .map(|row| row.get(0)))
+}
+
+/// Takes the flow state of an auth code out of the table (one use only).
+pub async fn take_flow_state(tx: &Tx<'_>, auth_code: &str) -> AuthResult<Option<FlowState>> {
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.flow_state WHERE id = (
+                 SELECT id FROM auth.flow_state WHERE auth_code = $1 FOR UPDATE SKIP LOCKED LIMIT 1)
+             RETURNING user_id, coalesce(code_challenge, ''),
+                       coalesce(code_challenge_method::text, ''), authentication_method,
+                       coalesce(created_at, now()), auth_code_issued_at",
+        )
+        .await?;
+    Ok(tx
+        .query_opt(&statement, &[&auth_code])
+        .await?
+        .map(|row| FlowState {
+            user_id: row.get(0),
+            code_challenge: row.get(1),
+            code_challenge_method: row.get(2),
+            authentication_method: row.get(3),
+            created_at: row.get(4),
+            auth_code_issued_at: row.get(5),
+        }))
+}
+
+// ---------------------------------------------------------------------------------------
+// Audit log
+
+/// One `auth.audit_log_entries` row, with GoTrue's payload.
+#[derive(Debug, Clone)]
+pub struct AuditEntry<'a> {
+    pub actor_id: Uuid,
+    pub actor_username: &'a str,
+    pub action: &'static str,
+    pub traits: Option<Value>,
+    pub ip: &'a str,
+}
+
+pub async fn audit(tx: &Tx<'_>, entry: AuditEntry<'_>) -> AuthResult<()> {
+    let log_type = match entry.action {
+        "login" | "logout" | "invite_accepted" => "account",
+        "user_signedup" | "user_invited" | "user_deleted" => "team",
+        "token_revoked" | "token_refreshed" => "token",
+        _ => "user",
+    };
+    let mut payload = json!({
+        "actor_id": entry.actor_id,
+        "actor_via_sso": false,
+        "actor_username": entry.actor_username,
+        "action": entry.action,
+        "log_type": log_type,
+    });
+    if let Some(traits) = entry.traits {
+        payload["traits"] = traits;
+    }
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
+             VALUES ($1, gen_random_uuid(), $2::jsonb::json, now(), $3)",
+        )
+        .await?;
+    let ip: String = entry.ip.chars().take(64).collect();
+    tx.execute(&statement, &[&INSTANCE_ID, &payload, &ip])
+        .await?;
+    Ok(())
+}

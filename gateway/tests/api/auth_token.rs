@@ -1,0 +1,278 @@
+//! auth/v1 token grants: claims, refresh rotation and reuse, PKCE, rate limits.
+
+use reqwest::Method;
+use serde_json::json;
+
+use crate::auth_support::*;
+use crate::helpers::spawn_app_with;
+
+const AUTOCONFIRM: (&str, &str) = ("ENABLE_EMAIL_AUTOCONFIRM", "true");
+
+async fn session_for(app: &crate::helpers::TestApp, email: &str) -> serde_json::Value {
+    let (status, session) = json_of(
+        post(
+            app,
+            "/signup",
+            json!({"email": email, "password": PASSWORD}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, 200, "{session}");
+    session
+}
+
+#[tokio::test]
+async fn access_tokens_carry_gotrues_claims() {
+    let app = spawn_app_with(&[AUTOCONFIRM]).await;
+    session_for(&app, "claims@x.cl").await;
+    let (status, session) = password_grant(&app, "claims@x.cl", PASSWORD).await;
+    assert_eq!(status, 200);
+    assert_eq!(session["token_type"], "bearer");
+    assert_eq!(session["expires_in"], 3600);
+    assert_eq!(session["refresh_token"].as_str().unwrap().len(), 32);
+    let (header, claims) = decode(session["access_token"].as_str().unwrap());
+    assert_eq!(header["alg"], "HS256");
+    assert!(header.get("kid").is_none());
+    let mut keys: Vec<&str> = claims
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "aal",
+            "amr",
+            "app_metadata",
+            "aud",
+            "email",
+            "exp",
+            "iat",
+            "is_anonymous",
+            "iss",
+            "phone",
+            "role",
+            "session_id",
+            "sub",
+            "user_metadata"
+        ]
+    );
+    assert_eq!(claims["aud"], "authenticated");
+    assert_eq!(claims["iss"], "http://localhost:0/auth/v1");
+    assert_eq!(claims["email"], "claims@x.cl");
+    assert_eq!(claims["phone"], "");
+    assert_eq!(claims["role"], "authenticated");
+    assert_eq!(claims["aal"], "aal1");
+    assert_eq!(claims["is_anonymous"], false);
+    assert_eq!(
+        claims["app_metadata"],
+        json!({"provider": "email", "providers": ["email"]})
+    );
+    assert_eq!(
+        claims["exp"].as_i64().unwrap() - claims["iat"].as_i64().unwrap(),
+        3600
+    );
+    assert_eq!(session["expires_at"], claims["exp"]);
+    assert_eq!(claims["sub"], session["user"]["id"]);
+    assert_eq!(claims["amr"][0]["method"], "password");
+    assert!(claims["amr"][0]["timestamp"].is_i64());
+    // The session exists, and signing out kills the token at once.
+    let token = session["access_token"].as_str().unwrap();
+    assert_eq!(
+        call(&app, Method::GET, "/user", Some(token), None).await.0,
+        200
+    );
+    assert_eq!(
+        call(&app, Method::POST, "/logout", Some(token), None)
+            .await
+            .0,
+        204
+    );
+    let (status, body) = call(&app, Method::GET, "/user", Some(token), None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("session_not_found"))
+    );
+}
+
+#[tokio::test]
+async fn refresh_tokens_rotate_and_reuse_revokes_the_session() {
+    // No reuse interval, so the test needs no waiting.
+    let app = spawn_app_with(&[AUTOCONFIRM, ("SECURITY_REFRESH_TOKEN_REUSE_INTERVAL", "0")]).await;
+    let first = session_for(&app, "rot@x.cl").await;
+    let r1 = first["refresh_token"].as_str().unwrap().to_owned();
+    let (status, second) = refresh(&app, &r1).await;
+    assert_eq!(status, 200, "{second}");
+    let r2 = second["refresh_token"].as_str().unwrap().to_owned();
+    assert_ne!(r1, r2);
+    assert_eq!(second["user"]["email"], "rot@x.cl");
+    let (_, claims) = decode(second["access_token"].as_str().unwrap());
+    let (_, first_claims) = decode(first["access_token"].as_str().unwrap());
+    assert_eq!(claims["session_id"], first_claims["session_id"]);
+
+    // The direct parent of the current token still answers the current token (a client
+    // that lost the previous answer), without rotating again.
+    let (status, again) = refresh(&app, &r1).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["refresh_token"], r2.as_str());
+
+    let (_, third) = refresh(&app, &r2).await;
+    let r3 = third["refresh_token"].as_str().unwrap().to_owned();
+    // R1 is now two rotations old and past the reuse interval: theft. The session ends.
+    let (status, body) = refresh(&app, &r1).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        json!({"code": "refresh_token_already_used", "message": "Invalid Refresh Token: Already Used"})
+    );
+    let (status, body) = refresh(&app, &r3).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("refresh_token_not_found"))
+    );
+    let token = third["access_token"].as_str().unwrap();
+    let (status, body) = call(&app, Method::GET, "/user", Some(token), None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("session_not_found"))
+    );
+
+    // Tokens are stored hashed.
+    let stored: i64 = app
+        .admin()
+        .await
+        .query_one(
+            "SELECT count(*) FROM auth.refresh_tokens WHERE token = $1",
+            &[&r1],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(stored, 0);
+    let (status, body) = refresh(&app, "short").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("validation_failed"))
+    );
+    let (status, body) = refresh(&app, "no-such-refresh-token-at-all").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("refresh_token_not_found"))
+    );
+}
+
+#[tokio::test]
+async fn racing_refreshes_within_the_reuse_interval_get_the_same_token() {
+    let app = spawn_app_with(&[AUTOCONFIRM]).await;
+    let session = session_for(&app, "race@x.cl").await;
+    let r1 = session["refresh_token"].as_str().unwrap();
+    let (a, b) = tokio::join!(refresh(&app, r1), refresh(&app, r1));
+    assert_eq!((a.0, b.0), (200, 200), "{} {}", a.1, b.1);
+    assert_eq!(a.1["refresh_token"], b.1["refresh_token"]);
+    // Two rotations later R1 is still inside the 10 s interval: the current token.
+    let r2 = a.1["refresh_token"].as_str().unwrap();
+    let (_, c) = refresh(&app, r2).await;
+    let (status, d) = refresh(&app, r1).await;
+    assert_eq!(status, 200, "{d}");
+    assert_eq!(d["refresh_token"], c["refresh_token"]);
+}
+
+#[tokio::test]
+async fn token_requests_are_rate_limited_per_client_and_address() {
+    let app = spawn_app_with(&[AUTOCONFIRM, ("RATE_LIMIT_TOKEN_REFRESH", "3")]).await;
+    for _ in 0..3 {
+        let response = post(
+            &app,
+            "/token?grant_type=refresh_token",
+            json!({"refresh_token": "abcdefghijklmnop"}),
+        )
+        .await;
+        assert_eq!(response.status(), 400);
+    }
+    // A client-supplied X-Forwarded-For does not open a new bucket.
+    let response = auth(&app, Method::POST, "/token?grant_type=refresh_token")
+        .header("x-forwarded-for", "203.0.113.9")
+        .json(&json!({"refresh_token": "abcdefghijklmnop"}))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json_of(response).await;
+    assert_eq!(status, 429);
+    assert_eq!(
+        body,
+        json!({"code": "over_request_rate_limit", "message": "Request rate limit reached"})
+    );
+}
+
+#[tokio::test]
+async fn pkce_sign_up_link_gives_a_code_for_the_verifier() {
+    use base64::Engine;
+    use sha2::Digest;
+    let app = spawn_app_with(&[("ADDITIONAL_REDIRECT_URLS", "http://app.cielo.cl/**")]).await;
+    let verifier = "a".repeat(56) + &"b".repeat(56);
+    let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(sha2::Sha256::digest(verifier.as_bytes()));
+    let response = auth(&app, Method::POST, "/signup")
+        .query(&[("redirect_to", "http://app.cielo.cl/auth/callback")])
+        .json(&json!({"email": "pkce@x.cl", "password": PASSWORD,
+                      "code_challenge": challenge, "code_challenge_method": "s256"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let link = latest_link(&app, "pkce@x.cl").await;
+    assert!(link.contains("token=pkce_"), "{link}");
+    assert!(
+        link.contains("redirect_to=http://app.cielo.cl/auth/callback"),
+        "{link}"
+    );
+    let location = open_link(&app, &link).await;
+    let code = location
+        .strip_prefix("http://app.cielo.cl/auth/callback?code=")
+        .unwrap_or_else(|| panic!("{location}"))
+        .to_owned();
+    let exchange = |verifier: String| {
+        let app = &app;
+        let code = code.clone();
+        async move {
+            json_of(
+                post(
+                    app,
+                    "/token?grant_type=pkce",
+                    json!({"auth_code": code, "code_verifier": verifier}),
+                )
+                .await,
+            )
+            .await
+        }
+    };
+    let (status, body) = exchange("wrong-verifier".repeat(4)).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("bad_code_verifier"))
+    );
+    let (status, session) = exchange(verifier.clone()).await;
+    assert_eq!(status, 200, "{session}");
+    assert!(session["user"]["email_confirmed_at"].is_string());
+    let (_, claims) = decode(session["access_token"].as_str().unwrap());
+    assert_eq!(claims["amr"][0]["method"], "email/signup");
+    // One use only.
+    let (status, body) = exchange(verifier).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("flow_state_not_found"))
+    );
+    // A redirect outside the allow-list falls back to the site URL.
+    let response = auth(&app, Method::POST, "/recover")
+        .query(&[("redirect_to", "https://evil.example/steal")])
+        .json(&json!({"email": "pkce@x.cl"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let link = latest_link(&app, "pkce@x.cl").await;
+    assert!(link.ends_with("redirect_to=http://localhost:0"), "{link}");
+}

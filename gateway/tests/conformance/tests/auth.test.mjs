@@ -1,0 +1,409 @@
+// supabase-js against auth/v1: every flow of the app, end to end, with the real client.
+//
+// Mail goes to the gateway's dev inbox; links are followed like a browser does and the
+// redirect is handed to a client that believes it runs in a browser (a minimal `window`),
+// so auth-js's own `detectSessionInUrl` code turns it into a session and its events —
+// nothing of auth-js is mocked. The gateway signs user tokens with a managed ES256 key, so
+// `getClaims()` verifies them locally from the JWKS.
+
+import { after, before, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { AuthApiError, createClient } from '@supabase/supabase-js'
+import { spawnFixtureGateway } from '../harness.mjs'
+
+const SITE = 'http://localhost:3000'
+const PASSWORD = 'clave-segura-123'
+
+let gateway
+
+before(async () => {
+  gateway = await spawnFixtureGateway({
+    SITE_URL: SITE,
+    ADDITIONAL_REDIRECT_URLS: `${SITE}/**`,
+    SMTP_MAX_FREQUENCY: '0',
+    SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: '0',
+    JWT_SIGNING_ALG: 'ES256',
+  })
+})
+
+after(async () => {
+  await gateway?.stop()
+})
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+class MemoryStorage {
+  items = new Map()
+  getItem(key) {
+    return this.items.has(key) ? this.items.get(key) : null
+  }
+  setItem(key, value) {
+    this.items.set(key, value)
+  }
+  removeItem(key) {
+    this.items.delete(key)
+  }
+}
+
+/** A client as an app creates it; `requests` records every URL it fetched. */
+function client({
+  flowType = 'implicit',
+  storage = new MemoryStorage(),
+  storageKey = `sb-${randomUUID()}`,
+  key = gateway.anonKey,
+} = {}) {
+  const requests = []
+  const supabase = createClient(gateway.url, key, {
+    db: { schema: gateway.schema },
+    auth: { persistSession: true, autoRefreshToken: false, detectSessionInUrl: true, flowType, storage, storageKey },
+    global: {
+      fetch: (input, init) => {
+        requests.push(String(input))
+        return fetch(input, init)
+      },
+    },
+  })
+  return { supabase, requests, storage, events: record(supabase) }
+}
+
+function record(supabase) {
+  const events = []
+  supabase.auth.onAuthStateChange((event, session) => events.push({ event, session }))
+  return events
+}
+
+const email = (label) => `${label}-${randomUUID().slice(0, 8)}@colegio.cl`
+
+/** Newest dev-inbox mail for `recipient`. */
+async function latestMail(recipient) {
+  const response = await fetch(`${gateway.url}/inbox/api/messages?recipient=${encodeURIComponent(recipient)}`)
+  assert.equal(response.status, 200)
+  const messages = await response.json()
+  assert.ok(messages.length > 0, `no mail for ${recipient}`)
+  return messages[0]
+}
+
+/** Follows a mail link like a browser (the link names API_EXTERNAL_URL); returns Location. */
+async function followLink(link) {
+  const url = new URL(link)
+  const response = await fetch(`${gateway.url}${url.pathname}${url.search}`, { redirect: 'manual' })
+  assert.equal(response.status, 303)
+  return response.headers.get('location')
+}
+
+/**
+ * A client that believes it runs in a browser at `href`, so auth-js's detectSessionInUrl
+ * handles the redirect. Resolves after initialization and the events it queued.
+ */
+async function landOn(href, options = {}) {
+  const location = { href, hash: new URL(href).hash }
+  globalThis.window = {
+    location,
+    history: { state: null, replaceState: (_state, _title, url) => (location.href = url) },
+    addEventListener() {},
+    removeEventListener() {},
+  }
+  globalThis.document = { addEventListener() {}, removeEventListener() {}, visibilityState: 'visible' }
+  // Cross-tab sync would keep a BroadcastChannel (and Node's event loop) open.
+  const { BroadcastChannel } = globalThis
+  delete globalThis.BroadcastChannel
+  try {
+    const landed = client(options)
+    const { error } = await landed.supabase.auth.initialize()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    return { ...landed, error }
+  } finally {
+    delete globalThis.window
+    delete globalThis.document
+    globalThis.BroadcastChannel = BroadcastChannel
+  }
+}
+
+function serviceClient() {
+  return createClient(gateway.url, gateway.serviceRoleKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  })
+}
+
+async function confirmedUser(label) {
+  const address = email(label)
+  const { data, error } = await serviceClient().auth.admin.createUser({
+    email: address,
+    password: PASSWORD,
+    email_confirm: true,
+  })
+  assert.equal(error, null)
+  return { address, user: data.user }
+}
+
+const eventNames = (events) => events.map(({ event }) => event)
+
+// ---------------------------------------------------------------------------------------------
+
+describe('sign-up with e-mail confirmation', () => {
+  test('sign up → mail in the dev inbox → link → SIGNED_IN with email_confirmed_at', async () => {
+    const address = email('nueva')
+    const { supabase } = client()
+    const { data, error } = await supabase.auth.signUp({
+      email: address,
+      password: PASSWORD,
+      options: { data: { nombre: 'Ana' }, emailRedirectTo: `${SITE}/confirm-email` },
+    })
+    assert.equal(error, null)
+    // Confirmation required: a user, no session.
+    assert.equal(data.session, null)
+    assert.equal(data.user.email, address)
+    assert.equal(data.user.email_confirmed_at, undefined)
+    assert.equal(data.user.user_metadata.nombre, 'Ana')
+
+    const mail = await latestMail(address)
+    assert.equal(mail.subject, 'Confirma tu correo en Cielo')
+    assert.match(mail.text_body, /Confirma tu correo/)
+    const location = await followLink(mail.links[0])
+    assert.ok(location.startsWith(`${SITE}/confirm-email#access_token=`), location)
+
+    const landed = await landOn(location)
+    assert.equal(landed.error, null)
+    const signedIn = landed.events.find(({ event }) => event === 'SIGNED_IN')
+    assert.ok(signedIn, `events: ${eventNames(landed.events)}`)
+    assert.equal(signedIn.session.user.email, address)
+    assert.ok(signedIn.session.user.email_confirmed_at)
+    const { data: current } = await landed.supabase.auth.getSession()
+    assert.equal(current.session.user.id, data.user.id)
+  })
+
+  test('an unconfirmed user cannot sign in; a wrong password is invalid_credentials', async () => {
+    const address = email('pendiente')
+    const { supabase } = client()
+    await supabase.auth.signUp({ email: address, password: PASSWORD })
+    const unconfirmed = await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    assert.ok(unconfirmed.error instanceof AuthApiError)
+    assert.equal(unconfirmed.error.code, 'email_not_confirmed')
+    assert.equal(unconfirmed.error.status, 400)
+
+    const { address: confirmed } = await confirmedUser('clave')
+    const wrong = await supabase.auth.signInWithPassword({ email: confirmed, password: 'incorrecta' })
+    assert.equal(wrong.error.code, 'invalid_credentials')
+    assert.equal(wrong.error.message, 'Invalid login credentials')
+    assert.equal(wrong.data.session, null)
+  })
+
+  test('a used link redirects with the error in the fragment', async () => {
+    const address = email('dos-veces')
+    await client().supabase.auth.signUp({ email: address, password: PASSWORD })
+    const link = (await latestMail(address)).links[0]
+    await followLink(link)
+    const location = await followLink(link)
+    const landed = await landOn(location)
+    assert.equal(landed.error.name, 'AuthImplicitGrantRedirectError')
+    assert.equal(landed.error.details.code, 'otp_expired')
+    assert.equal(landed.error.details.error, 'access_denied')
+  })
+})
+
+describe('sessions', () => {
+  test('refresh rotates the token; reuse of an old one ends the session', async () => {
+    const { address } = await confirmedUser('refresco')
+    const { supabase, events } = client()
+    const { data: first } = await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    const r1 = first.session.refresh_token
+    const { data: second, error } = await supabase.auth.refreshSession()
+    assert.equal(error, null)
+    assert.notEqual(second.session.refresh_token, r1)
+    assert.ok(eventNames(events).includes('TOKEN_REFRESHED'))
+    const { data: third } = await supabase.auth.refreshSession()
+
+    // R1 is two rotations old: reuse revokes the whole session.
+    const thief = client()
+    const stolen = await thief.supabase.auth.refreshSession({ refresh_token: r1 })
+    assert.equal(stolen.error.code, 'refresh_token_already_used')
+    assert.equal(stolen.error.message, 'Invalid Refresh Token: Already Used')
+    const { error: gone } = await supabase.auth.refreshSession({ refresh_token: third.session.refresh_token })
+    assert.equal(gone.code, 'refresh_token_not_found')
+    // The access token died with its session: getUser() signs the client out.
+    const { error: userError } = await supabase.auth.getUser()
+    assert.equal(userError.name, 'AuthSessionMissingError')
+    assert.ok(eventNames(events).includes('SIGNED_OUT'))
+  })
+
+  test('sign-out scopes', async () => {
+    const { address } = await confirmedUser('salir')
+    const devices = [client(), client(), client()]
+    for (const device of devices) {
+      const { error } = await device.supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+      assert.equal(error, null)
+    }
+    const [laptop, phone, tablet] = devices
+    assert.equal((await laptop.supabase.auth.signOut({ scope: 'others' })).error, null)
+    assert.equal((await laptop.supabase.auth.getUser()).error, null)
+    assert.ok((await phone.supabase.auth.getUser()).error)
+    assert.ok((await tablet.supabase.auth.getUser()).error)
+    const again = client()
+    await again.supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    assert.equal((await laptop.supabase.auth.signOut({ scope: 'local' })).error, null)
+    assert.equal((await laptop.supabase.auth.getSession()).data.session, null)
+    assert.equal((await again.supabase.auth.getUser()).error, null)
+    assert.equal((await again.supabase.auth.signOut()).error, null)
+    assert.ok(eventNames(again.events).includes('SIGNED_OUT'))
+  })
+
+  test('RLS sees auth.uid() through rest/v1 with the issued token', async () => {
+    const { address, user } = await confirmedUser('rls')
+    const { supabase } = client()
+    await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    const { data, error } = await supabase.rpc('whoami')
+    assert.equal(error, null)
+    assert.deepEqual(data, { role: 'authenticated', sub: user.id })
+    // Another user's rows stay invisible (the fixture's courses belong to Ana and Beto).
+    const { data: courses } = await supabase.from('courses').select('id')
+    assert.deepEqual(courses, [])
+  })
+
+  test('getClaims() verifies the ES256 token locally from the JWKS', async () => {
+    const { address, user } = await confirmedUser('claims')
+    const { supabase, requests } = client()
+    const { data: signIn } = await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    const header = JSON.parse(Buffer.from(signIn.session.access_token.split('.')[0], 'base64url'))
+    assert.equal(header.alg, 'ES256')
+    const before = requests.length
+    const { data, error } = await supabase.auth.getClaims()
+    assert.equal(error, null)
+    assert.equal(data.claims.sub, user.id)
+    assert.equal(data.claims.role, 'authenticated')
+    assert.equal(data.claims.aal, 'aal1')
+    assert.equal(data.claims.is_anonymous, false)
+    assert.equal(data.header.kid, header.kid)
+    const fetched = requests.slice(before)
+    assert.ok(fetched.some((url) => url.endsWith('/auth/v1/.well-known/jwks.json')), fetched.join())
+    assert.ok(!fetched.some((url) => url.includes('/auth/v1/user')), fetched.join())
+  })
+
+  test('a password hash made by Supabase GoTrue signs in after import', async () => {
+    // bcrypt cost 10, `$2a$` as Go writes it, of "contraseña-de-supabase".
+    const hash = '$2a$10$V/UKSB0kibtIu39V5AYdsey9RxhiZLNMxEpVMjQXsK1bktLqYtura'
+    const id = randomUUID()
+    const address = email('importada')
+    await gateway.admin((db) =>
+      db.query(
+        `INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+           raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+         VALUES ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2, $3, now(),
+           '{"provider":"email","providers":["email"]}', '{}', now(), now())`,
+        [id, address, hash],
+      ),
+    )
+    const { data, error } = await client().supabase.auth.signInWithPassword({
+      email: address,
+      password: 'contraseña-de-supabase',
+    })
+    assert.equal(error, null)
+    assert.equal(data.user.id, id)
+  })
+})
+
+describe('links and codes', () => {
+  test('recovery → PASSWORD_RECOVERY → update password', async () => {
+    const { address } = await confirmedUser('recuperar')
+    const { error } = await client().supabase.auth.resetPasswordForEmail(address, { redirectTo: `${SITE}/reset` })
+    assert.equal(error, null)
+    const mail = await latestMail(address)
+    assert.equal(mail.subject, 'Restablece tu contraseña de Cielo')
+    const location = await followLink(mail.links[0])
+    assert.ok(location.startsWith(`${SITE}/reset#`), location)
+    const landed = await landOn(location)
+    assert.deepEqual(eventNames(landed.events).filter((e) => e !== 'INITIAL_SESSION'), ['PASSWORD_RECOVERY'])
+    const { data, error: updateError } = await landed.supabase.auth.updateUser({ password: 'nueva-clave-456' })
+    assert.equal(updateError, null)
+    assert.equal(data.user.email, address)
+    assert.ok(eventNames(landed.events).includes('USER_UPDATED'))
+    const signIn = await client().supabase.auth.signInWithPassword({ email: address, password: 'nueva-clave-456' })
+    assert.equal(signIn.error, null)
+  })
+
+  test('PKCE magic link: ?code= exchanged by the client that asked for it', async () => {
+    const { address } = await confirmedUser('pkce')
+    const storage = new MemoryStorage()
+    const storageKey = `sb-${randomUUID()}`
+    const { supabase } = client({ flowType: 'pkce', storage, storageKey })
+    const { error } = await supabase.auth.signInWithOtp({ email: address, options: { emailRedirectTo: `${SITE}/auth/callback` } })
+    assert.equal(error, null)
+    const mail = await latestMail(address)
+    assert.equal(mail.subject, 'Tu enlace para entrar a Cielo')
+    assert.match(mail.links[0], /token=pkce_/)
+    const location = await followLink(mail.links[0])
+    assert.match(location, new RegExp(`^${SITE}/auth/callback\\?code=[0-9a-f-]{36}$`))
+    const landed = await landOn(location, { flowType: 'pkce', storage, storageKey })
+    assert.equal(landed.error, null)
+    const signedIn = landed.events.find(({ event }) => event === 'SIGNED_IN')
+    assert.ok(signedIn, `events: ${eventNames(landed.events)}`)
+    assert.equal(signedIn.session.user.email, address)
+    // The code was used: a second exchange fails.
+    const replay = await client({ flowType: 'pkce', storage, storageKey }).supabase.auth.exchangeCodeForSession(
+      new URL(location).searchParams.get('code'),
+    )
+    assert.ok(replay.error)
+  })
+
+  test('six-digit e-mail OTP', async () => {
+    const { address } = await confirmedUser('otp')
+    const { supabase, events } = client()
+    assert.equal((await supabase.auth.signInWithOtp({ email: address, options: { shouldCreateUser: false } })).error, null)
+    const mail = await latestMail(address)
+    const code = /<strong>(\d{6})<\/strong>/.exec(mail.html_body)[1]
+    const wrong = await supabase.auth.verifyOtp({ email: address, token: '000000', type: 'email' })
+    assert.equal(wrong.error.code, 'otp_expired')
+    const { data, error } = await supabase.auth.verifyOtp({ email: address, token: code, type: 'email' })
+    assert.equal(error, null)
+    assert.equal(data.user.email, address)
+    assert.ok(eventNames(events).includes('SIGNED_IN'))
+    const unknown = await supabase.auth.signInWithOtp({ email: email('nadie'), options: { shouldCreateUser: false } })
+    assert.equal(unknown.error.code, 'otp_disabled')
+  })
+})
+
+describe('admin API', () => {
+  test('create, list, ban, generate_link, delete', async () => {
+    const admin = serviceClient().auth.admin
+    const address = email('admin')
+    const { data: created, error } = await admin.createUser({
+      email: address,
+      password: PASSWORD,
+      email_confirm: true,
+      user_metadata: { nombre: 'Profe' },
+    })
+    assert.equal(error, null)
+    assert.ok(created.user.email_confirmed_at)
+
+    const { data: listed, error: listError } = await admin.listUsers({ page: 1, perPage: 1 })
+    assert.equal(listError, null)
+    assert.equal(listed.users.length, 1)
+    assert.ok(listed.total >= 3)
+    assert.equal(listed.nextPage, 2)
+
+    const { data: banned } = await admin.updateUserById(created.user.id, { ban_duration: '1h' })
+    assert.ok(banned.user.banned_until)
+    const refused = await client().supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    assert.equal(refused.error.code, 'user_banned')
+    await admin.updateUserById(created.user.id, { ban_duration: 'none' })
+
+    const { data: link, error: linkError } = await admin.generateLink({ type: 'magiclink', email: address })
+    assert.equal(linkError, null)
+    assert.equal(link.properties.verification_type, 'magiclink')
+    assert.equal(link.properties.email_otp.length, 6)
+    const landed = await landOn(await followLink(link.properties.action_link))
+    assert.ok(eventNames(landed.events).includes('SIGNED_IN'))
+
+    const { error: softError } = await admin.deleteUser(created.user.id, true)
+    assert.equal(softError, null)
+    const { data: soft } = await admin.getUserById(created.user.id)
+    assert.ok(soft.user.deleted_at)
+    assert.equal((await admin.deleteUser(created.user.id)).error, null)
+    const { error: missing } = await admin.getUserById(created.user.id)
+    assert.equal(missing.status, 404)
+
+    const notAdmin = await client().supabase.auth.admin.listUsers()
+    assert.equal(notAdmin.error.code, 'not_admin')
+  })
+})
