@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make bench`: the rest/v1 read path against the same work done by pgbench and by PocketBase.
+# `make bench`: the rest/v1 read and write paths against the same work done by pgbench and by
+# PocketBase.
 #
 # One run starts everything on loopback (a private embedded PostgreSQL through the gateway,
 # PocketBase), loads the same 10k rows into both, and interleaves every scenario in rounds
@@ -17,13 +18,27 @@
 #   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
 #   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
 #
-# at 1, 16, 32 and 64 connections (wrk for HTTP, pgbench for SQL). Results, medians over the
-# rounds and the target ratios at 32 connections go to bench/results/latest.{json,md}.
+# at 1, 16, 32 and 64 connections (wrk for HTTP, pgbench for SQL), and the write path (RLS on,
+# trivial policies, fsync and synchronous_commit on) at BENCH_WRITE_CONNECTIONS:
+#
+#   gw_insert        POST /rest/v1/bench_writes, one row, Prefer: return=minimal
+#   gw_insert_rep    the same with Prefer: return=representation
+#   gw_bulk100       POST /rest/v1/bench_writes, a 100-row array, return=minimal
+#   gw_upsert        POST /rest/v1/bench_counters?on_conflict=id, resolution=merge-duplicates
+#                        (a random existing id: always the update branch)
+#   gw_update        PATCH /rest/v1/bench_counters?id=eq.<random>, return=minimal
+#   pg_insert        pgbench -M prepared: INSERT INTO bench_writes ... (one autocommit insert)
+#   pb_create        PocketBase POST /api/collections/bench_writes/records
+#
+# Results, medians over the rounds and the target ratios at 32 connections go to
+# bench/results/latest.{json,md}.
 #
 # Environment:
 #   BENCH_SECONDS (10)        seconds per run
 #   BENCH_ROUNDS (3)          interleaved rounds
 #   BENCH_CONNECTIONS         "1 16 32 64"
+#   BENCH_WRITE_CONNECTIONS   connection counts for the write scenarios ("1 32"; they are only
+#                             run at counts that are also in BENCH_CONNECTIONS)
 #   BENCH_WARMUP (2)          seconds of unrecorded warm-up per scenario before round 1
 #   BENCH_QUICK=1             smoke run: 3 s, 1 round, connections "1 32"; writes quick.{json,md}
 #   BENCH_SCENARIOS           subset of the scenario names above (space-separated)
@@ -66,7 +81,10 @@ BENCH_ROWS=${BENCH_ROWS:-10000}
 BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
-ALL_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_select pb_single gw_filtered pb_filtered gw_1000"
+READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_select pb_single gw_filtered pb_filtered gw_1000"
+WRITE_SCENARIOS="gw_insert pg_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
+BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
 if [[ $BENCH_POCKETBASE != 1 ]]; then
   BENCH_SCENARIOS=$(tr ' ' '\n' <<<"$BENCH_SCENARIOS" | grep -v '^pb_' | tr '\n' ' ')
@@ -282,6 +300,15 @@ def pb_setup(base, email, password, n, request_logs):
         ],
         "indexes": ["CREATE INDEX idx_bench_items_amount ON bench_items (amount)",
                     "CREATE INDEX idx_bench_items_category ON bench_items (category)"],
+    }, token)
+    # The write benchmark's collection: anyone may create, as the gateway's anon policy allows.
+    http("POST", f"{base}/api/collections", {
+        "name": "bench_writes", "type": "base", "createRule": "", "listRule": "", "viewRule": "",
+        "fields": [
+            {"name": "owner", "type": "text", "required": True},
+            {"name": "title", "type": "text", "required": True},
+            {"name": "amount", "type": "number", "onlyInt": True},
+        ],
     }, token)
     requests = [{"method": "POST", "url": "/api/collections/bench_categories/records",
                  "body": {"id": f"c{c:014d}", "name": f"category {c}"}} for c in range(1, 21)]
@@ -514,6 +541,21 @@ SCENARIOS = {
     "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
                     "GET /api/collections/bench_items/records?filter=amount>=<0..9000>&perPage=10"
                     "&skipTotal=1&expand=category&fields=id,title,amount,expand.category.name"),
+    "gw_insert": ("Gateway: single-row insert, return=minimal (RLS on, trivial policy)",
+                  "POST /rest/v1/bench_writes {owner,title,amount}; Prefer: return=minimal"),
+    "gw_insert_rep": ("Gateway: single-row insert, return=representation",
+                      "POST /rest/v1/bench_writes {owner,title,amount}; Prefer: return=representation"),
+    "gw_bulk100": ("Gateway: 100-row bulk insert, return=minimal (req/s; rows/s = 100×)",
+                   "POST /rest/v1/bench_writes [100 × {owner,title,amount}]; Prefer: return=minimal"),
+    "gw_upsert": ("Gateway: single-row upsert of an existing id",
+                  "POST /rest/v1/bench_counters?on_conflict=id {id,title,amount}; "
+                  "Prefer: resolution=merge-duplicates,return=minimal"),
+    "gw_update": ("Gateway: update by primary key", "PATCH /rest/v1/bench_counters?id=eq.<1..N> {amount}; "
+                  "Prefer: return=minimal"),
+    "pg_insert": ("pgbench: one autocommit INSERT per transaction (the database's write limit)",
+                  "-M prepared; INSERT INTO bench_writes (owner, title, amount) VALUES (..., :amount)"),
+    "pb_create": ("PocketBase: create one record", "POST /api/collections/bench_writes/records "
+                  "{owner,title,amount}"),
 }
 
 
@@ -567,6 +609,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_single / pg_tx_pipelined", "gw_single", "pg_tx_pipelined", None),
         ("gw_single / pg_select", "gw_single", "pg_select", None),
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
+        ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
+        ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
+        ("gw_insert_rep / pg_insert", "gw_insert_rep", "pg_insert", None),
+        ("gw_upsert / pg_insert", "gw_upsert", "pg_insert", None),
+        ("gw_update / pg_insert", "gw_update", "pg_insert", None),
+        ("gw_bulk100 / pg_insert (requests)", "gw_bulk100", "pg_insert", None),
     ]
     ratios = {}
     for name, a, b, target in ratio_defs:
@@ -585,9 +633,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         value = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
         targets.append({"name": f"{name} at {tc} connections", "target": f">= {target}x",
                         "value": value, "pass": None if value is None else value >= target})
-    p99 = table.get("gw_single", {}).get(tc, {}).get("p99_ms_median")
-    targets.append({"name": f"gw_single p99 at {tc} connections", "target": "<= 15 ms",
-                    "value": p99, "pass": None if p99 is None else p99 <= 15.0})
+    for scenario, limit in (("gw_single", 15.0), ("gw_insert", 20.0)):
+        if scenario not in table:
+            continue
+        p99 = table[scenario].get(tc, {}).get("p99_ms_median")
+        targets.append({"name": f"{scenario} p99 at {tc} connections", "target": f"<= {limit:.0f} ms",
+                        "value": p99, "pass": None if p99 is None else p99 <= limit})
     result = {"machine": machine, "config": config, "scenarios": {k: {"title": v[0], "request": v[1]}
               for k, v in SCENARIOS.items() if k in table},
               "summary": table, "ratios": ratios, "targets": targets, "runs": runs}
@@ -597,6 +648,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         result["pgbench_scripts"] = {
             "pg_tx": open(os.path.join(workdir, "tx.sql")).read(),
             "pg_tx_pipelined": open(os.path.join(workdir, "tx_pipelined.sql")).read(),
+            "pg_insert": open(os.path.join(workdir, "insert.sql")).read(),
         }
     json.dump(result, open(out_json, "w"), indent=1)
 
@@ -607,7 +659,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         return "n/a" if t["pass"] is None else ("PASS" if t["pass"] else "FAIL")
 
     md = []
-    md.append("# rest/v1 read benchmark\n")
+    md.append("# rest/v1 benchmark (reads and writes)\n")
     md.append(f"{machine['date']} · {machine['cpu_model']} · {machine['nproc']} cores · "
               f"{machine['os']} · cielo {machine['cielo']}\n")
     md.append(f"{config['rounds']} interleaved rounds × {config['seconds']} s per run; "
@@ -660,6 +712,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         md.append("\n`pg_tx_pipelined` sends the same statements in two pipelines (BEGIN + settings, then "
                   "the select + COMMIT), as the gateway does. Parameters are bound exactly as the gateway binds "
                   "them (the set_config arrays, LIMIT/OFFSET); `:id` is random in 1..N.")
+        md.append("\n## pgbench script for `pg_insert`\n")
+        md.append("```sql\n" + result["pgbench_scripts"]["pg_insert"] + "```")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -673,7 +727,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         unit = " ms" if "p99" in t["name"] else "×"
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select"):
+    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "gw_insert_rep / pg_insert",
+                 "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
         if v is not None:
             lines.append(f"| {name} (context) | — | {v:.2f}× | — |")
@@ -760,6 +815,28 @@ ALTER TABLE public.bench_categories ENABLE ROW LEVEL SECURITY;
 CREATE POLICY bench_items_read ON public.bench_items FOR SELECT TO anon USING (true);
 CREATE POLICY bench_categories_read ON public.bench_categories FOR SELECT TO anon USING (true);
 GRANT SELECT ON public.bench_items, public.bench_categories TO anon;
+-- The write path: appended rows, and a fixed set of rows that upserts and updates change.
+CREATE TABLE public.bench_writes (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner uuid NOT NULL,
+  title text NOT NULL,
+  amount int NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE public.bench_counters (
+  id int PRIMARY KEY,
+  title text NOT NULL,
+  amount int NOT NULL
+);
+INSERT INTO public.bench_counters SELECT i, 'counter ' || i, 0 FROM generate_series(1, $BENCH_ROWS) i;
+ALTER TABLE public.bench_writes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.bench_counters ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bench_writes_insert ON public.bench_writes FOR INSERT TO anon WITH CHECK (true);
+CREATE POLICY bench_writes_read ON public.bench_writes FOR SELECT TO anon USING (true);
+CREATE POLICY bench_counters_all ON public.bench_counters FOR ALL TO anon USING (true) WITH CHECK (true);
+GRANT SELECT, INSERT ON public.bench_writes TO anon;
+GRANT SELECT, INSERT, UPDATE ON public.bench_counters TO anon;
+VACUUM ANALYZE public.bench_counters;
 VACUUM ANALYZE public.bench_items;
 VACUUM ANALYZE public.bench_categories;
 CREATE DATABASE $PGBENCH_DB;
@@ -773,6 +850,16 @@ GW=http://127.0.0.1:$API_PORT
 GW_SINGLE='/rest/v1/bench_items?select=*&id=eq.{id}'
 GW_FILTERED='/rest/v1/bench_items?select=id,title,amount,category:bench_categories(name)&amount=gte.{amount}&limit=10'
 GW_1000='/rest/v1/bench_items?select=*&limit=1000'
+# Write requests: method, path, body template ({id}, {amount}; @bulk100 = 100 rows), Prefer.
+WRITE_ROW='{"owner":"8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21","title":"bench","amount":{amount}}'
+declare -A WRITE_REQUEST=(
+  [gw_insert]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
+  [gw_insert_rep]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=representation"
+  [gw_bulk100]="POST|/rest/v1/bench_writes|@bulk100|return=minimal"
+  [gw_upsert]='POST|/rest/v1/bench_counters?on_conflict=id|{"id":{id},"title":"upserted","amount":{amount}}|resolution=merge-duplicates,return=minimal'
+  [gw_update]='PATCH|/rest/v1/bench_counters?id=eq.{id}|{"amount":{amount}}|return=minimal'
+  [pb_create]="POST|/api/collections/bench_writes/records|$WRITE_ROW|"
+)
 expand_path() { sed -e 's/{id}/4321/; s/{amount}/5000/; s/{pbid}/i00000000004321/' <<<"$1"; }
 
 log "waiting for the schema cache"
@@ -788,6 +875,17 @@ for ((i = 0; ; i++)); do
 done
 rows_1000=$(curl -s -H "apikey: $ANON_KEY" "$GW$GW_1000" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 [[ $rows_1000 == 1000 ]] || die "the 1000-row read returned $rows_1000 rows"
+for scenario in gw_insert gw_insert_rep gw_upsert gw_update; do
+  IFS='|' read -r method path body prefer <<<"${WRITE_REQUEST[$scenario]}"
+  body=$(sed -e 's/{amount}/5000/; s/{id}/4321/' <<<"$body")
+  code=$(curl -s -o "$WORK/write-check.json" -w '%{http_code}' -X "$method" -H "apikey: $ANON_KEY" \
+    -H 'Content-Type: application/json' -H "Prefer: $prefer" -d "$body" "$GW$(expand_path "$path")")
+  [[ $code == 20? ]] || die "$scenario: the gateway answered $code: $(head -c 300 "$WORK/write-check.json")"
+done
+cat >"$WORK/insert.sql" <<'SQL'
+\set amount random(0, 9000)
+INSERT INTO public.bench_writes (owner, title, amount) VALUES ('8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21', 'bench', :amount);
+SQL
 
 # --- the gateway's real SQL, from the server log -------------------------------------------
 
@@ -838,33 +936,50 @@ if [[ -n $POCKETBASE ]]; then
     code=$(curl -s -o "$WORK/pb-check.json" -w '%{http_code}' "$PB$(expand_path "$path")")
     [[ $code == 200 ]] || die "PocketBase answered $code for $(expand_path "$path"): $(head -c 300 "$WORK/pb-check.json")"
   done
+  code=$(curl -s -o "$WORK/pb-check.json" -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d "${WRITE_ROW/\{amount\}/5000}" "$PB/api/collections/bench_writes/records")
+  [[ $code == 200 ]] || die "PocketBase answered $code to a create: $(head -c 300 "$WORK/pb-check.json")"
 fi
 
 # --- load generators -------------------------------------------------------------------------
 
 cat >"$WORK/wrk.lua" <<'LUA'
--- args: path template ({id}, {pbid}, {amount}), number of rows, then "Name: value" headers
-local template, rows, headers = "/", 10000, {}
+-- args: method, path template ({id}, {pbid}, {amount}), body template ("" = none, "@bulk100" =
+-- an array of 100 rows), number of rows, then "Name: value" headers
+local method, template, body_template, rows, headers = "GET", "/", "", 10000, {}
 local counter = 0
 function setup(thread)
   counter = counter + 1
   thread:set("thread_number", counter)
 end
 function init(args)
-  template = args[1]
-  rows = tonumber(args[2])
-  for i = 3, #args do
+  method = args[1]
+  template = args[2]
+  body_template = args[3]
+  rows = tonumber(args[4])
+  for i = 5, #args do
     local name, value = args[i]:match("^([^:]+):%s*(.*)$")
     headers[name] = value
   end
   math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
 end
+local function fill(text, id)
+  text = text:gsub("{id}", tostring(id))
+  text = text:gsub("{pbid}", string.format("i%014d", id))
+  return (text:gsub("{amount}", tostring(math.random(0, 9000))))
+end
+local bulk_row = '{"owner":"8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21","title":"bulk","amount":%d}'
 function request()
   local id = math.random(1, rows)
-  local path = template:gsub("{id}", tostring(id))
-  path = path:gsub("{pbid}", string.format("i%014d", id))
-  path = path:gsub("{amount}", tostring(math.random(0, 9000)))
-  return wrk.format("GET", path, headers)
+  local body = nil
+  if body_template == "@bulk100" then
+    local parts = {}
+    for i = 1, 100 do parts[i] = string.format(bulk_row, math.random(0, 9000)) end
+    body = "[" .. table.concat(parts, ",") .. "]"
+  elseif body_template ~= "" then
+    body = fill(body_template, id)
+  end
+  return wrk.format(method, fill(template, id), headers, body)
 end
 function done(summary, latency, requests)
   local e = summary.errors
@@ -917,7 +1032,21 @@ run_attempt() { # scenario connections seconds round
         pb_filtered) base=$PB path=$PB_FILTERED header=() ;;
       esac
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
-        -- "$path" "$BENCH_ROWS" "${header[@]}")
+        -- GET "$path" "" "$BENCH_ROWS" "${header[@]}")
+      ;;
+    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | pb_create)
+      kind=wrk
+      local method body prefer base=$GW header=("apikey: $ANON_KEY" "Content-Type: application/json")
+      IFS='|' read -r method path body prefer <<<"${WRITE_REQUEST[$scenario]}"
+      if [[ $scenario == pb_* ]]; then base=$PB header=("Content-Type: application/json"); fi
+      [[ -n $prefer ]] && header+=("Prefer: $prefer")
+      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
+        -- "$method" "$path" "$body" "$BENCH_ROWS" "${header[@]}")
+      ;;
+    pg_insert)
+      kind=pgbench
+      cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
+        -f "$WORK/insert.sql" "$DB_URL")
       ;;
     pg_select)
       kind=pgbench
@@ -1010,10 +1139,19 @@ for ((waited = 0; ; waited += 2)); do
   ((waited % 20 == 0)) && log "other processes use ${busy}% of a core; waiting up to ${BENCH_IDLE_WAIT:-120} s for quiet"
 done
 
+is_write() { [[ " $WRITE_SCENARIOS " == *" $1 "* ]]; }
+runs_at() { # scenario connections → whether this pair is measured
+  ! is_write "$1" || [[ " $BENCH_WRITE_CONNECTIONS " == *" $2 "* ]]
+}
 read -r -a scenarios <<<"$BENCH_SCENARIOS"
 read -r -a connections <<<"$BENCH_CONNECTIONS"
-total_runs=$((${#scenarios[@]} * ${#connections[@]} * BENCH_ROUNDS))
-log "running ${#scenarios[@]} scenarios × ${#connections[@]} connection counts × $BENCH_ROUNDS rounds × ${BENCH_SECONDS}s" \
+total_runs=0
+for scenario in "${scenarios[@]}"; do
+  for conns in "${connections[@]}"; do
+    if runs_at "$scenario" "$conns"; then total_runs=$((total_runs + BENCH_ROUNDS)); fi
+  done
+done
+log "running ${#scenarios[@]} scenarios at up to ${#connections[@]} connection counts: $total_runs runs of ${BENCH_SECONDS}s" \
   "(~$(((total_runs * (BENCH_SECONDS + 1) + ${#scenarios[@]} * BENCH_WARMUP) / 60)) min)"
 if ((BENCH_WARMUP > 0)); then
   for scenario in "${scenarios[@]}"; do run_one "$scenario" 32 "$BENCH_WARMUP" 0; done
@@ -1023,7 +1161,7 @@ for ((round = 1; round <= BENCH_ROUNDS; round++)); do
   log "round $round of $BENCH_ROUNDS"
   for conns in "${connections[@]}"; do
     for scenario in "${scenarios[@]}"; do
-      run_one "$scenario" "$conns" "$BENCH_SECONDS" "$round"
+      if runs_at "$scenario" "$conns"; then run_one "$scenario" "$conns" "$BENCH_SECONDS" "$round"; fi
     done
   done
 done
