@@ -213,8 +213,13 @@ fn object_or_empty(value: &Value) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A confirmed e-mail user for unit tests.
+    pub(crate) fn sample_user() -> User {
+        user()
+    }
 
     fn user() -> User {
         let t = DateTime::parse_from_rfc3339("2025-03-01T12:00:00.5Z")
