@@ -195,6 +195,8 @@ pub struct AuthSettings {
     /// `MAILER_TEMPLATES_DIR`).
     pub templates: MailerTemplates,
     pub rate_limits: AuthRateLimits,
+    /// Multi-factor authentication (GoTrue's `MFA_*` settings).
+    pub mfa: MfaSettings,
     /// Password hashes computed at once (`AUTH_HASH_CONCURRENCY`, default: CPU count).
     pub hash_concurrency: usize,
 }
@@ -217,6 +219,24 @@ pub struct MailerTemplates {
     pub files: Vec<(String, PathBuf)>,
 }
 
+/// TOTP multi-factor authentication, named as GoTrue's `MFA_*` settings.
+#[derive(Debug, Clone)]
+pub struct MfaSettings {
+    /// `MFA_TOTP_ENROLL_ENABLED` (default on): `POST /factors` for TOTP.
+    pub totp_enroll_enabled: bool,
+    /// `MFA_TOTP_VERIFY_ENABLED` (default on): challenges and verification of TOTP factors.
+    pub totp_verify_enabled: bool,
+    /// `MFA_MAX_ENROLLED_FACTORS` (default 10): factors of a user, verified or not.
+    pub max_enrolled_factors: usize,
+    /// `MFA_MAX_VERIFIED_FACTORS` (default 10): verified factors of a user.
+    pub max_verified_factors: usize,
+    /// `MFA_CHALLENGE_EXPIRY_DURATION` (seconds, at least and by default 300).
+    pub challenge_expiry: Duration,
+    /// `MFA_FACTOR_EXPIRY_DURATION` (at least and by default `300s`): unverified factors
+    /// without challenges older than this are removed at the next enrollment.
+    pub factor_expiry: Duration,
+}
+
 /// Rate limits, named as GoTrue's `RATE_LIMIT_*` settings.
 #[derive(Debug, Clone)]
 pub struct AuthRateLimits {
@@ -231,6 +251,9 @@ pub struct AuthRateLimits {
     pub otp_per_5_min: u32,
     /// Anonymous sign-ins per IP and hour (`RATE_LIMIT_ANONYMOUS_USERS`).
     pub anonymous_per_hour: u32,
+    /// MFA challenges, and separately MFA verifications, per IP and minute
+    /// (`MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`).
+    pub mfa_per_minute: u32,
     /// Trusted header with the client address set by a proxy in front
     /// (`RATE_LIMIT_HEADER`, e.g. `X-Forwarded-For`); without it the socket peer counts.
     pub header: Option<String>,
@@ -683,7 +706,55 @@ fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, Confi
                 ],
                 30,
             )?,
+            mfa_per_minute: rate(
+                &[
+                    "MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
+                    "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
+                ],
+                15,
+            )?,
             header: text(&["RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"]),
+        },
+        mfa: MfaSettings {
+            totp_enroll_enabled: flag(
+                &["MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"],
+                true,
+            )?,
+            totp_verify_enabled: flag(
+                &["MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"],
+                true,
+            )?,
+            max_enrolled_factors: number(
+                &[
+                    "MFA_MAX_ENROLLED_FACTORS",
+                    "GOTRUE_MFA_MAX_ENROLLED_FACTORS",
+                ],
+                10,
+            )? as usize,
+            max_verified_factors: number(
+                &[
+                    "MFA_MAX_VERIFIED_FACTORS",
+                    "GOTRUE_MFA_MAX_VERIFIED_FACTORS",
+                ],
+                10,
+            )? as usize,
+            // GoTrue raises shorter lifetimes to its defaults.
+            challenge_expiry: Duration::from_secs(number(
+                &[
+                    "MFA_CHALLENGE_EXPIRY_DURATION",
+                    "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION",
+                ],
+                300,
+            )?)
+            .max(Duration::from_secs(300)),
+            factor_expiry: duration(
+                &[
+                    "MFA_FACTOR_EXPIRY_DURATION",
+                    "GOTRUE_MFA_FACTOR_EXPIRY_DURATION",
+                ],
+                Duration::from_secs(300),
+            )?
+            .max(Duration::from_secs(300)),
         },
         hash_concurrency: match number(&["AUTH_HASH_CONCURRENCY"], 0)? {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
