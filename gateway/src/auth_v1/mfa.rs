@@ -13,8 +13,9 @@
 //! verified one (422), both `insufficient_aal`. Phone and WebAuthn factors are not offered
 //! (their enroll and verify switches are off, as GoTrue's defaults).
 //!
-//! Secrets are stored as GoTrue stores them with database encryption off (base32 in
-//! `auth.mfa_factors.secret`), so factors move between Supabase and Cielo unchanged.
+//! Secrets are stored as GoTrue stores them: base32 in `auth.mfa_factors.secret`, or, with
+//! `SECURITY_DB_ENCRYPTION_ENCRYPT`, GoTrue's encrypted form ([`db_encryption`]); secrets
+//! in plaintext or under an older key are encrypted again at their next verification.
 //!
 //! `challengeAndVerify` of auth-js is a challenge followed by a verify: GoTrue has no
 //! endpoint of its own for it.
@@ -28,6 +29,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use super::authn::{self, Caller};
+use super::db_encryption;
 use super::error::{AuthError, AuthResult};
 use super::rate_limit::Limit;
 use super::signup::audit_entry;
@@ -338,7 +340,12 @@ async fn enroll_totp(
     let uri = otpauth_uri(&issuer, user.email(), &secret);
     let qr_code = qr_svg(&uri)?;
     let id = Uuid::new_v4();
-    store::insert_totp_factor(tx, id, user.id, &friendly_name, &secret).await?;
+    let stored = db_encryption::seal(
+        &id.to_string(),
+        &secret,
+        state.config().db_encryption.as_ref(),
+    );
+    store::insert_totp_factor(tx, id, user.id, &friendly_name, &stored).await?;
     store::audit(
         tx,
         audit_entry(
@@ -465,12 +472,22 @@ pub async fn verify_handler(
                 ),
             ));
         }
+        let encryption = auth.config().db_encryption.as_ref();
+        let (secret, reencrypt) =
+            db_encryption::open(&factor.id.to_string(), &factor.secret, encryption)
+                .map_err(|error| {
+                    AuthError::internal("Database error verifying MFA TOTP secret", error)
+                })?;
         let now = Utc::now().timestamp().max(0) as u64;
-        if !totp_matches(&factor.secret, &code, now) {
+        if !totp_matches(&secret, &code, now) {
             return Err(AuthError::unprocessable(
                 "mfa_verification_failed",
                 "Invalid TOTP code entered",
             ));
+        }
+        if reencrypt {
+            let sealed = db_encryption::seal(&factor.id.to_string(), &secret, encryption);
+            store::set_factor_secret(&tx, factor.id, &sealed).await?;
         }
         let token = raise_to_aal2(auth, &ctx, &tx, &caller, &factor, challenge.id).await?;
         tx.commit().await?;

@@ -10,6 +10,7 @@
 
 pub mod admin;
 pub mod authn;
+pub mod db_encryption;
 pub mod error;
 pub mod mailing;
 pub mod mfa;

@@ -1011,6 +1011,15 @@ pub async fn delete_unverified_factors(
     Ok(())
 }
 
+/// Stores the factor's secret again (encrypted under the current key).
+pub async fn set_factor_secret(tx: &Tx<'_>, id: Uuid, secret: &str) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("UPDATE auth.mfa_factors SET secret = $2 WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id, &secret]).await?;
+    Ok(())
+}
+
 pub async fn set_factor_verified(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
     let statement = tx
         .prepare_cached(

@@ -607,3 +607,72 @@ async fn totp_can_be_switched_off() {
     );
     assert_eq!(refused.1["message"], "MFA enroll is disabled for TOTP");
 }
+
+#[tokio::test]
+async fn secrets_are_encrypted_at_rest_like_gotrue() {
+    // 32 bytes 0..31 in base64url, as GoTrue's SECURITY_DB_ENCRYPTION_* take them.
+    let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    let app = spawn_app_with(&[
+        ("ENABLE_EMAIL_AUTOCONFIRM", "true"),
+        ("GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPT", "true"),
+        ("GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID", "clave-1"),
+        ("GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY", key),
+    ])
+    .await;
+    let session = signed_up(&app, "cifrado@colegio.cl").await;
+    let access = token(&session).to_owned();
+    let stored_secret = |id: String| {
+        let app = &app;
+        async move {
+            let db = app.admin().await;
+            let row = db
+                .query_one(
+                    "SELECT secret FROM auth.mfa_factors WHERE id = $1::text::uuid",
+                    &[&id],
+                )
+                .await
+                .unwrap();
+            row.get::<_, String>(0)
+        }
+    };
+
+    let (factor, secret, upgraded) = verified_factor(&app, &access).await;
+    let stored = stored_secret(factor.clone()).await;
+    assert!(
+        stored.starts_with(r#"{"key_id":"clave-1","alg":"aes-gcm-hkdf","data":""#),
+        "{stored}"
+    );
+    assert!(!stored.contains(&secret), "{stored}");
+    assert_eq!(decode(token(&upgraded)).1["aal"], "aal2");
+
+    // A factor stored in plaintext (as by a GoTrue without encryption) still verifies and
+    // is encrypted at that verification.
+    let (_, second) = enroll(
+        &app,
+        token(&upgraded),
+        json!({"factor_type": "totp", "friendly_name": "Importado"}),
+    )
+    .await;
+    let second_id = second["id"].as_str().unwrap().to_owned();
+    let second_secret = second["totp"]["secret"].as_str().unwrap().to_owned();
+    app.admin()
+        .await
+        .execute(
+            "UPDATE auth.mfa_factors SET secret = $2 WHERE id = $1::text::uuid",
+            &[&second_id, &second_secret],
+        )
+        .await
+        .unwrap();
+    let (_, created) = challenge(&app, token(&upgraded), &second_id).await;
+    let (status, body) = verify(
+        &app,
+        token(&upgraded),
+        &second_id,
+        created["id"].as_str().unwrap(),
+        &current_code(&second_secret),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let stored = stored_secret(second_id).await;
+    assert!(stored.starts_with(r#"{"key_id":"clave-1""#), "{stored}");
+}
