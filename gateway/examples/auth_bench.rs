@@ -239,15 +239,15 @@ async fn main() {
         "\\set n :client_id % {connections}\n\
          BEGIN;\n\
          SELECT session_id AS sid FROM cielo_bench_sessions WHERE n = :n \\gset\n\
-         SELECT id AS tid, token AS tok FROM auth.refresh_tokens WHERE session_id = :'sid' AND revoked IS NOT TRUE ORDER BY id DESC LIMIT 1 FOR UPDATE \\gset\n\
-         SELECT {columns} FROM auth.users u WHERE u.id = (SELECT user_id FROM auth.sessions WHERE id = :'sid') LIMIT 1;\n\
-         SELECT id, user_id, coalesce(created_at, now()), not_after, coalesce(aal::text, 'aal1') FROM auth.sessions WHERE id = :'sid';\n\
+         SELECT id AS tid, token AS tok FROM auth.refresh_tokens WHERE session_id = :sid AND revoked IS NOT TRUE ORDER BY id DESC LIMIT 1 FOR UPDATE \\gset\n\
+         SELECT {columns} FROM auth.users u WHERE u.id = (SELECT user_id FROM auth.sessions WHERE id = :sid) LIMIT 1;\n\
+         SELECT id, user_id, coalesce(created_at, now()), not_after, coalesce(aal::text, 'aal1') FROM auth.sessions WHERE id = :sid;\n\
          UPDATE auth.refresh_tokens SET revoked = true, updated_at = now() WHERE id = :tid;\n\
-         INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) SELECT '00000000-0000-0000-0000-000000000000', md5(random()::text) || md5(random()::text), user_id::text, false, now(), now(), :'tok', id FROM auth.sessions WHERE id = :'sid';\n\
+         INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) SELECT '00000000-0000-0000-0000-000000000000', md5(random()::text) || md5(random()::text), user_id::text, false, now(), now(), :tok, id FROM auth.sessions WHERE id = :sid;\n\
          INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), '{{\"action\":\"token_revoked\"}}', now(), '127.0.0.1');\n\
          INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), '{{\"action\":\"token_refreshed\"}}', now(), '127.0.0.1');\n\
-         UPDATE auth.sessions SET refreshed_at = now() AT TIME ZONE 'UTC', updated_at = now() WHERE id = :'sid';\n\
-         SELECT authentication_method, extract(epoch FROM updated_at)::bigint FROM auth.mfa_amr_claims WHERE session_id = :'sid' ORDER BY updated_at DESC;\n\
+         UPDATE auth.sessions SET refreshed_at = now() AT TIME ZONE 'UTC', updated_at = now() WHERE id = :sid;\n\
+         SELECT authentication_method, extract(epoch FROM updated_at)::bigint FROM auth.mfa_amr_claims WHERE session_id = :sid ORDER BY updated_at DESC;\n\
          COMMIT;\n",
         columns = gateway::auth_v1::model::USER_COLUMNS,
     );

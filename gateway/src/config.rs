@@ -200,6 +200,11 @@ pub struct AuthSettings {
     /// `MAILER_TEMPLATES_DIR`).
     pub templates: MailerTemplates,
     pub rate_limits: AuthRateLimits,
+    /// Multi-factor authentication (GoTrue's `MFA_*` settings).
+    pub mfa: MfaSettings,
+    /// Encryption of secrets at rest (GoTrue's `SECURITY_DB_ENCRYPTION_*`); `None` when
+    /// neither encryption nor decryption keys are configured.
+    pub db_encryption: Option<DbEncryption>,
     /// Password hashes computed at once (`AUTH_HASH_CONCURRENCY`, default: CPU count).
     pub hash_concurrency: usize,
 }
@@ -222,6 +227,61 @@ pub struct MailerTemplates {
     pub files: Vec<(String, PathBuf)>,
 }
 
+/// TOTP multi-factor authentication, named as GoTrue's `MFA_*` settings.
+#[derive(Debug, Clone)]
+pub struct MfaSettings {
+    /// `MFA_TOTP_ENROLL_ENABLED` (default on): `POST /factors` for TOTP.
+    pub totp_enroll_enabled: bool,
+    /// `MFA_TOTP_VERIFY_ENABLED` (default on): challenges and verification of TOTP factors.
+    pub totp_verify_enabled: bool,
+    /// `MFA_MAX_ENROLLED_FACTORS` (default 10): factors of a user, verified or not.
+    pub max_enrolled_factors: usize,
+    /// `MFA_MAX_VERIFIED_FACTORS` (default 10): verified factors of a user.
+    pub max_verified_factors: usize,
+    /// `MFA_CHALLENGE_EXPIRY_DURATION` (seconds, at least and by default 300).
+    pub challenge_expiry: Duration,
+    /// `MFA_FACTOR_EXPIRY_DURATION` (at least and by default `300s`): unverified factors
+    /// without challenges older than this are removed at the next enrollment.
+    pub factor_expiry: Duration,
+}
+
+/// GoTrue's database encryption settings (`SECURITY_DB_ENCRYPTION_ENCRYPT`,
+/// `_ENCRYPTION_KEY_ID`, `_ENCRYPTION_KEY`, `_DECRYPTION_KEYS`; keys are 256-bit,
+/// base64url without padding).
+#[derive(Clone)]
+pub struct DbEncryption {
+    /// Secrets written from now on are encrypted with `encryption_key`.
+    pub encrypt: bool,
+    pub encryption_key_id: String,
+    pub encryption_key: [u8; 32],
+    /// Keys that decrypt stored values, by id (the encryption key included).
+    pub decryption_keys: std::collections::HashMap<String, [u8; 32]>,
+}
+
+impl std::fmt::Debug for DbEncryption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut ids: Vec<&String> = self.decryption_keys.keys().collect();
+        ids.sort();
+        f.debug_struct("DbEncryption")
+            .field("encrypt", &self.encrypt)
+            .field("encryption_key_id", &self.encryption_key_id)
+            .field("decryption_key_ids", &ids)
+            .finish_non_exhaustive()
+    }
+}
+
+fn db_encryption_key(name: &'static str, id: &str, raw: &str) -> Result<[u8; 32], ConfigError> {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(raw.trim().trim_end_matches('='))
+        .ok()
+        .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+        .ok_or_else(|| ConfigError {
+            name,
+            reason: format!("key {id:?} is not 256 bits of base64url"),
+        })
+}
+
 /// Rate limits, named as GoTrue's `RATE_LIMIT_*` settings.
 #[derive(Debug, Clone)]
 pub struct AuthRateLimits {
@@ -236,6 +296,9 @@ pub struct AuthRateLimits {
     pub otp_per_5_min: u32,
     /// Anonymous sign-ins per IP and hour (`RATE_LIMIT_ANONYMOUS_USERS`).
     pub anonymous_per_hour: u32,
+    /// MFA challenges, and separately MFA verifications, per IP and minute
+    /// (`MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`).
+    pub mfa_per_minute: u32,
     /// Trusted header with the client address set by a proxy in front
     /// (`RATE_LIMIT_HEADER`, e.g. `X-Forwarded-For`); without it the socket peer counts.
     pub header: Option<String>,
@@ -564,7 +627,56 @@ fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, Confi
         let value = number(names, default)?;
         Ok(u32::try_from(value).unwrap_or(u32::MAX))
     };
+    let db_encryption = {
+        let encrypt = flag(
+            &[
+                "SECURITY_DB_ENCRYPTION_ENCRYPT",
+                "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPT",
+            ],
+            false,
+        )?;
+        let key_id = text(&[
+            "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
+            "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
+        ])
+        .unwrap_or_default();
+        let mut decryption_keys = std::collections::HashMap::new();
+        const DECRYPTION: &str = "SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS";
+        let listed = text(&[DECRYPTION, "GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS"]);
+        for pair in listed.iter().flat_map(|raw| raw.split(',')) {
+            let Some((id, key)) = pair.split_once(':') else {
+                return Err(ConfigError {
+                    name: DECRYPTION,
+                    reason: "expected key_id:key pairs separated by commas".into(),
+                });
+            };
+            let id = id.trim().to_owned();
+            let key = db_encryption_key(DECRYPTION, &id, key)?;
+            decryption_keys.insert(id, key);
+        }
+        let mut encryption_key = [0u8; 32];
+        if encrypt {
+            const KEY: &str = "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY";
+            if key_id.is_empty() {
+                return Err(ConfigError {
+                    name: "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
+                    reason: "encryption key ID must be specified".into(),
+                });
+            }
+            let raw =
+                text(&[KEY, "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY"]).unwrap_or_default();
+            encryption_key = db_encryption_key(KEY, &key_id, &raw)?;
+            decryption_keys.insert(key_id.clone(), encryption_key);
+        }
+        (encrypt || !decryption_keys.is_empty()).then_some(DbEncryption {
+            encrypt,
+            encryption_key_id: key_id,
+            encryption_key,
+            decryption_keys,
+        })
+    };
     Ok(AuthSettings {
+        db_encryption,
         jwt_issuer: text(&["JWT_ISSUER", "GOTRUE_JWT_ISSUER"])
             .unwrap_or_else(|| format!("{api_root}/auth/v1")),
         jwt_aud: text(&["JWT_AUD", "GOTRUE_JWT_AUD"]).unwrap_or_else(|| "authenticated".into()),
@@ -689,7 +801,55 @@ fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, Confi
                 ],
                 30,
             )?,
+            mfa_per_minute: rate(
+                &[
+                    "MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
+                    "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
+                ],
+                15,
+            )?,
             header: text(&["RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"]),
+        },
+        mfa: MfaSettings {
+            totp_enroll_enabled: flag(
+                &["MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"],
+                true,
+            )?,
+            totp_verify_enabled: flag(
+                &["MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"],
+                true,
+            )?,
+            max_enrolled_factors: number(
+                &[
+                    "MFA_MAX_ENROLLED_FACTORS",
+                    "GOTRUE_MFA_MAX_ENROLLED_FACTORS",
+                ],
+                10,
+            )? as usize,
+            max_verified_factors: number(
+                &[
+                    "MFA_MAX_VERIFIED_FACTORS",
+                    "GOTRUE_MFA_MAX_VERIFIED_FACTORS",
+                ],
+                10,
+            )? as usize,
+            // GoTrue raises shorter lifetimes to its defaults.
+            challenge_expiry: Duration::from_secs(number(
+                &[
+                    "MFA_CHALLENGE_EXPIRY_DURATION",
+                    "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION",
+                ],
+                300,
+            )?)
+            .max(Duration::from_secs(300)),
+            factor_expiry: duration(
+                &[
+                    "MFA_FACTOR_EXPIRY_DURATION",
+                    "GOTRUE_MFA_FACTOR_EXPIRY_DURATION",
+                ],
+                Duration::from_secs(300),
+            )?
+            .max(Duration::from_secs(300)),
         },
         hash_concurrency: match number(&["AUTH_HASH_CONCURRENCY"], 0)? {
             0 => std::thread::available_parallelism().map_or(2, usize::from),
@@ -857,6 +1017,63 @@ mod tests {
             s.admin_database_url().expose_secret(),
             "postgresql://postgres:postgres@127.0.0.1:54322/postgres"
         );
+    }
+
+    #[test]
+    fn mfa_settings_take_gotrues_names_and_floors() {
+        let s = settings(&[]).unwrap();
+        assert!(s.auth.mfa.totp_enroll_enabled && s.auth.mfa.totp_verify_enabled);
+        assert_eq!(s.auth.mfa.max_enrolled_factors, 10);
+        assert_eq!(s.auth.mfa.challenge_expiry, Duration::from_secs(300));
+        assert_eq!(s.auth.rate_limits.mfa_per_minute, 15);
+        assert!(s.auth.db_encryption.is_none());
+        let s = settings(&[
+            ("GOTRUE_MFA_TOTP_ENROLL_ENABLED", "false"),
+            ("MFA_MAX_ENROLLED_FACTORS", "2"),
+            ("MFA_CHALLENGE_EXPIRY_DURATION", "60"),
+            ("MFA_FACTOR_EXPIRY_DURATION", "1h"),
+        ])
+        .unwrap();
+        assert!(!s.auth.mfa.totp_enroll_enabled);
+        assert_eq!(s.auth.mfa.max_enrolled_factors, 2);
+        assert_eq!(s.auth.mfa.challenge_expiry, Duration::from_secs(300));
+        assert_eq!(s.auth.mfa.factor_expiry, Duration::from_secs(3600));
+    }
+
+    #[test]
+    fn db_encryption_keys_are_checked() {
+        let key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+        let s = settings(&[
+            ("SECURITY_DB_ENCRYPTION_ENCRYPT", "true"),
+            ("SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID", "k2"),
+            ("SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY", key),
+            (
+                "SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS",
+                &format!("k1:{key}"),
+            ),
+        ])
+        .unwrap();
+        let encryption = s.auth.db_encryption.unwrap();
+        assert!(encryption.encrypt);
+        assert_eq!(encryption.encryption_key[31], 31);
+        assert_eq!(encryption.decryption_keys.len(), 2);
+        assert!(!format!("{encryption:?}").contains(key));
+        let error = settings(&[
+            ("SECURITY_DB_ENCRYPTION_ENCRYPT", "true"),
+            ("SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID", "k2"),
+            ("SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY", "c2hvcnQ"),
+        ])
+        .unwrap_err();
+        assert_eq!(error.name, "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY");
+        let error = settings(&[("SECURITY_DB_ENCRYPTION_ENCRYPT", "true")]).unwrap_err();
+        assert_eq!(error.name, "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID");
+        // Decryption keys alone read encrypted values without encrypting new ones.
+        let s = settings(&[(
+            "SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS",
+            &format!("k1:{key}"),
+        )])
+        .unwrap();
+        assert!(!s.auth.db_encryption.unwrap().encrypt);
     }
 
     #[test]

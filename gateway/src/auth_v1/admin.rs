@@ -181,15 +181,22 @@ pub async fn factors_handler(
 ) -> HttpResponse {
     let ctx = Ctx::from_request(&http, &state.settings.auth);
     let result = async {
-        let auth = &state.auth;
-        authn::require_admin(auth, &ctx)?;
         let id = user_id(&path)?;
-        let mut connection = auth.connection().await?;
-        let tx = connection.transaction().await?;
-        load_user(&tx, id).await?;
-        tx.commit().await?;
-        // Multi-factor authentication is not offered: nobody has factors.
-        Ok(Reply::Json(json!([])))
+        super::mfa::admin_factors(&state.auth, &ctx, id, None).await
+    }
+    .await;
+    respond(&ctx, result)
+}
+
+pub async fn delete_factor_handler(
+    http: HttpRequest,
+    path: web::Path<(String, String)>,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    let ctx = Ctx::from_request(&http, &state.settings.auth);
+    let result = async {
+        let id = user_id(&path.0)?;
+        super::mfa::admin_factors(&state.auth, &ctx, id, Some(&path.1)).await
     }
     .await;
     respond(&ctx, result)

@@ -10,8 +10,10 @@
 
 pub mod admin;
 pub mod authn;
+pub mod db_encryption;
 pub mod error;
 pub mod mailing;
+pub mod mfa;
 pub mod model;
 pub mod otp;
 pub mod password;
@@ -369,14 +371,18 @@ pub fn routes(config: &mut web::ServiceConfig) {
             .route("/resend", web::post().to(otp::resend_handler))
             .route("/invite", web::post().to(admin::invite_handler))
             .route("/authorize", web::get().to(authorize))
-            .route("/factors", web::post().to(user::factors_handler))
+            .route("/factors", web::post().to(mfa::enroll_handler))
             .route(
                 "/factors/{factor_id}",
-                web::delete().to(user::factors_handler),
+                web::delete().to(mfa::unenroll_handler),
             )
             .route(
-                "/factors/{factor_id}/{action}",
-                web::post().to(user::factors_handler),
+                "/factors/{factor_id}/challenge",
+                web::post().to(mfa::challenge_handler),
+            )
+            .route(
+                "/factors/{factor_id}/verify",
+                web::post().to(mfa::verify_handler),
             )
             .route("/admin/users", web::get().to(admin::list_handler))
             .route("/admin/users", web::post().to(admin::create_handler))
@@ -386,6 +392,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
             .route(
                 "/admin/users/{id}/factors",
                 web::get().to(admin::factors_handler),
+            )
+            .route(
+                "/admin/users/{id}/factors/{factor_id}",
+                web::delete().to(admin::delete_factor_handler),
             )
             .route(
                 "/admin/generate_link",

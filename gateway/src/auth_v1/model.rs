@@ -21,7 +21,9 @@ pub const USER_COLUMNS: &str = "u.id, coalesce(u.aud, ''), coalesce(u.role, ''),
     coalesce(u.reauthentication_token, ''), u.reauthentication_sent_at, u.is_sso_user, \
     u.deleted_at, u.is_anonymous, \
     (SELECT coalesce(json_agg(cielo.auth_identity_json(i) ORDER BY i.created_at, i.id), '[]') \
-       FROM auth.identities i WHERE i.user_id = u.id)";
+       FROM auth.identities i WHERE i.user_id = u.id), \
+    (SELECT coalesce(jsonb_agg(cielo.auth_factor_json(f) ORDER BY f.created_at, f.id), '[]') \
+       FROM auth.mfa_factors f WHERE f.user_id = u.id)";
 
 #[derive(Debug, Clone)]
 pub struct User {
@@ -59,9 +61,20 @@ pub struct User {
     pub is_anonymous: bool,
     /// Identities as JSON (GoTrue's identity shape, built by `cielo.auth_identity_json`).
     pub identities: Value,
+    /// MFA factors as JSON (`cielo.auth_factor_json`).
+    pub factors: Value,
 }
 
 impl User {
+    /// Whether the user has a verified MFA factor (GoTrue's `HasMFAEnabled`).
+    pub fn has_mfa_enabled(&self) -> bool {
+        self.factors.as_array().is_some_and(|factors| {
+            factors
+                .iter()
+                .any(|factor| factor.get("status").and_then(Value::as_str) == Some("verified"))
+        })
+    }
+
     /// Reads the columns of [`USER_COLUMNS`] starting at `offset`.
     pub fn from_row(row: &Row, offset: usize) -> Self {
         let at = |i: usize| offset + i;
@@ -99,6 +112,7 @@ impl User {
             deleted_at: row.get(at(30)),
             is_anonymous: row.get(at(31)),
             identities: row.get(at(32)),
+            factors: row.get(at(33)),
         }
     }
 
@@ -158,6 +172,11 @@ impl User {
         put_time(&mut out, "last_sign_in_at", self.last_sign_in_at);
         out.insert("app_metadata".into(), object_or_empty(&self.app_metadata));
         out.insert("user_metadata".into(), object_or_empty(&self.user_metadata));
+        if let Value::Array(factors) = &self.factors
+            && !factors.is_empty()
+        {
+            out.insert("factors".into(), Value::Array(factors.clone()));
+        }
         out.insert(
             "identities".into(),
             match &self.identities {
@@ -213,8 +232,13 @@ fn object_or_empty(value: &Value) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A confirmed e-mail user for unit tests.
+    pub(crate) fn sample_user() -> User {
+        user()
+    }
 
     fn user() -> User {
         let t = DateTime::parse_from_rfc3339("2025-03-01T12:00:00.5Z")
@@ -254,6 +278,7 @@ mod tests {
             deleted_at: None,
             is_anonymous: false,
             identities: Value::Null,
+            factors: Value::Null,
         }
     }
 

@@ -6,7 +6,8 @@
 //! `RATE_LIMIT_HEADER` names a header a trusted proxy sets — a client-supplied
 //! `X-Forwarded-For` never resets its own bucket. Sign-in, sign-up, OTP and recovery are
 //! also limited per e-mail address, so spreading guesses over many addresses does not
-//! help. Mails are limited per recipient and hour (`RATE_LIMIT_EMAIL_SENT`).
+//! help. Mails are limited per recipient and hour (`RATE_LIMIT_EMAIL_SENT`); MFA challenges
+//! and verifications per client and minute (`MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`).
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -25,6 +26,8 @@ pub enum Limit {
     Verify,
     Otp,
     Anonymous,
+    MfaChallenge,
+    MfaVerify,
 }
 
 /// One keyed limiter.
@@ -66,11 +69,14 @@ pub struct RateLimits {
     verify: Bucket,
     otp: Bucket,
     anonymous: Bucket,
+    mfa_challenge: Bucket,
+    mfa_verify: Bucket,
     email_sent: Bucket,
 }
 
 const FIVE_MINUTES: Duration = Duration::from_secs(300);
 const HOUR: Duration = Duration::from_secs(3600);
+const MINUTE: Duration = Duration::from_secs(60);
 
 impl RateLimits {
     pub fn new(settings: &AuthRateLimits) -> Self {
@@ -79,6 +85,8 @@ impl RateLimits {
             verify: Bucket::new(settings.verify_per_5_min, FIVE_MINUTES),
             otp: Bucket::new(settings.otp_per_5_min, FIVE_MINUTES),
             anonymous: Bucket::new(settings.anonymous_per_hour, HOUR),
+            mfa_challenge: Bucket::new(settings.mfa_per_minute, MINUTE),
+            mfa_verify: Bucket::new(settings.mfa_per_minute, MINUTE),
             email_sent: Bucket::new(settings.email_sent_per_hour, HOUR),
         }
     }
@@ -89,6 +97,8 @@ impl RateLimits {
             Limit::Verify => &self.verify,
             Limit::Otp => &self.otp,
             Limit::Anonymous => &self.anonymous,
+            Limit::MfaChallenge => &self.mfa_challenge,
+            Limit::MfaVerify => &self.mfa_verify,
         }
     }
 
@@ -115,6 +125,8 @@ impl RateLimits {
             &self.verify,
             &self.otp,
             &self.anonymous,
+            &self.mfa_challenge,
+            &self.mfa_verify,
             &self.email_sent,
         ] {
             bucket.forget_idle();
@@ -133,6 +145,7 @@ mod tests {
             verify_per_5_min: 30,
             otp_per_5_min: 30,
             anonymous_per_hour: 30,
+            mfa_per_minute: 15,
             header: None,
         })
     }

@@ -64,20 +64,20 @@ impl AuthMethod {
     }
 }
 
-/// The claims of a user access token.
+/// The claims of a user access token, valid `lifetime_secs` from `now`.
 pub fn access_claims(
-    state: &AuthState,
+    issuer: &str,
+    lifetime_secs: i64,
     user: &User,
     session_id: Uuid,
     aal: &str,
     amr: Vec<Value>,
     now: DateTime<Utc>,
 ) -> Value {
-    let config = state.config();
     let iat = now.timestamp();
-    let exp = iat + state.settings.jwt.expiry.as_secs() as i64;
+    let exp = iat + lifetime_secs;
     json!({
-        "iss": config.jwt_issuer,
+        "iss": issuer,
         "sub": user.id,
         "aud": user.aud,
         "exp": exp,
@@ -116,7 +116,15 @@ pub async fn token_response(
 ) -> AuthResult<Value> {
     let now = Utc::now();
     let amr = store::amr_claims(tx, session_id).await?;
-    let claims = access_claims(state, user, session_id, aal, amr, now);
+    let claims = access_claims(
+        &state.config().jwt_issuer,
+        state.settings.jwt.expiry.as_secs() as i64,
+        user,
+        session_id,
+        aal,
+        amr,
+        now,
+    );
     let access_token = sign(state, &claims)?;
     let expires_in = state.settings.jwt.expiry.as_secs() as i64;
     Ok(json!({
@@ -200,6 +208,42 @@ mod tests {
         }
         assert_eq!(AuthMethod::parse("signup"), Some(AuthMethod::EmailSignup));
         assert_eq!(AuthMethod::parse("sso/saml"), None);
+    }
+
+    #[test]
+    fn claims_are_exactly_gotrues() {
+        let user = crate::auth_v1::model::tests::sample_user();
+        let now = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let session = Uuid::from_u128(7);
+        let amr = vec![json!({"method": "password", "timestamp": 1_700_000_000})];
+        let claims = access_claims(
+            "https://api.cielo.cl/auth/v1",
+            3600,
+            &user,
+            session,
+            "aal1",
+            amr,
+            now,
+        );
+        assert_eq!(
+            claims,
+            json!({
+                "iss": "https://api.cielo.cl/auth/v1",
+                "sub": user.id,
+                "aud": "authenticated",
+                "exp": 1_700_003_600,
+                "iat": 1_700_000_000,
+                "email": "ana@colegio.cl",
+                "phone": "",
+                "app_metadata": {"provider": "email", "providers": ["email"]},
+                "user_metadata": {},
+                "role": "authenticated",
+                "aal": "aal1",
+                "amr": [{"method": "password", "timestamp": 1_700_000_000}],
+                "session_id": session,
+                "is_anonymous": false,
+            })
+        );
     }
 
     #[test]

@@ -313,7 +313,7 @@ pub async fn delete_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
 }
 
 /// GoTrue's soft delete: e-mail, phone and identity ids obfuscated, secrets and metadata
-/// removed, sessions ended; the row stays with `deleted_at`.
+/// removed, MFA factors deleted, sessions ended; the row stays with `deleted_at`.
 pub async fn soft_delete_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
     let statement = tx
         .prepare_cached(
@@ -341,6 +341,10 @@ pub async fn soft_delete_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
         .await?;
     tx.execute(&statement, &[&id]).await?;
     clear_one_time_tokens(tx, id).await?;
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.mfa_factors WHERE user_id = $1")
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
     delete_sessions(tx, id, None).await
 }
 
@@ -860,5 +864,282 @@ pub async fn audit(tx: &Tx<'_>, entry: AuditEntry<'_>) -> AuthResult<()> {
     let ip: String = entry.ip.chars().take(64).collect();
     tx.execute(&statement, &[&INSTANCE_ID, &payload, &ip])
         .await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// MFA factors and challenges
+
+/// A factor row (`auth.mfa_factors`).
+#[derive(Debug, Clone)]
+pub struct Factor {
+    pub id: Uuid,
+    pub friendly_name: String,
+    pub factor_type: String,
+    pub status: String,
+    /// The TOTP secret (base32), as stored.
+    pub secret: String,
+    /// The factor as GoTrue's API shows it (`cielo.auth_factor_json`).
+    pub json: Value,
+}
+
+impl Factor {
+    pub fn is_verified(&self) -> bool {
+        self.status == "verified"
+    }
+}
+
+const FACTOR_COLUMNS: &str = "f.id, coalesce(f.friendly_name, ''), f.factor_type::text, \
+    f.status::text, coalesce(f.secret, ''), cielo.auth_factor_json(f)";
+
+fn factor_from_row(row: &tokio_postgres::Row) -> Factor {
+    Factor {
+        id: row.get(0),
+        friendly_name: row.get(1),
+        factor_type: row.get(2),
+        status: row.get(3),
+        secret: row.get(4),
+        json: row.get(5),
+    }
+}
+
+/// The user's factors, oldest first.
+pub async fn factors(tx: &Tx<'_>, user_id: Uuid) -> AuthResult<Vec<Factor>> {
+    let sql = format!(
+        "SELECT {FACTOR_COLUMNS} FROM auth.mfa_factors f WHERE f.user_id = $1
+          ORDER BY f.created_at, f.id"
+    );
+    let statement = tx.prepare_cached(&sql).await?;
+    Ok(tx
+        .query(&statement, &[&user_id])
+        .await?
+        .iter()
+        .map(factor_from_row)
+        .collect())
+}
+
+/// One factor of the user, locked for the transaction (GoTrue's `FindOwnedFactorByID`).
+pub async fn owned_factor(tx: &Tx<'_>, user_id: Uuid, id: Uuid) -> AuthResult<Option<Factor>> {
+    let sql = format!(
+        "SELECT {FACTOR_COLUMNS} FROM auth.mfa_factors f WHERE f.user_id = $1 AND f.id = $2
+            FOR UPDATE"
+    );
+    let statement = tx.prepare_cached(&sql).await?;
+    Ok(tx
+        .query_opt(&statement, &[&user_id, &id])
+        .await?
+        .map(|row| factor_from_row(&row)))
+}
+
+/// A new unverified TOTP factor.
+pub async fn insert_totp_factor(
+    tx: &Tx<'_>,
+    id: Uuid,
+    user_id: Uuid,
+    friendly_name: &str,
+    secret: &str,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.mfa_factors (id, user_id, friendly_name, factor_type, status,
+                 created_at, updated_at, secret)
+             VALUES ($1, $2, $3, 'totp', 'unverified', now(), now(), $4)",
+        )
+        .await?;
+    tx.execute(&statement, &[&id, &user_id, &friendly_name, &secret])
+        .await?;
+    Ok(())
+}
+
+/// Deletes a factor and downgrades the sessions it raised to `aal1` (their AMR claim of
+/// that factor's method goes too), as GoTrue's `DowngradeSessionsToAAL1`.
+pub async fn delete_factor(tx: &Tx<'_>, user_id: Uuid, factor: &Factor) -> AuthResult<()> {
+    let method = match factor.factor_type.as_str() {
+        "phone" => "mfa/phone",
+        "webauthn" => "mfa/webauthn",
+        _ => "totp",
+    };
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.mfa_factors WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&factor.id]).await?;
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.mfa_amr_claims WHERE authentication_method = $2
+                AND session_id IN (SELECT id FROM auth.sessions WHERE factor_id = $1)",
+        )
+        .await?;
+    tx.execute(&statement, &[&factor.id, &method]).await?;
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.sessions SET aal = 'aal1', factor_id = NULL
+              WHERE user_id = $1 AND factor_id = $2",
+        )
+        .await?;
+    tx.execute(&statement, &[&user_id, &factor.id]).await?;
+    Ok(())
+}
+
+/// Abandoned enrollments: unverified factors never challenged and older than `age`, of
+/// every user (GoTrue's `DeleteExpiredFactors`).
+pub async fn delete_expired_factors(tx: &Tx<'_>, age: std::time::Duration) -> AuthResult<()> {
+    let seconds = age.as_secs_f64();
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.mfa_factors f WHERE f.status <> 'verified'
+                AND NOT EXISTS (SELECT 1 FROM auth.mfa_challenges c WHERE c.factor_id = f.id)
+                AND f.created_at + make_interval(secs => $1) < now()",
+        )
+        .await?;
+    tx.execute(&statement, &[&seconds]).await?;
+    Ok(())
+}
+
+/// The user's other unverified factors of a type, once one is verified.
+pub async fn delete_unverified_factors(
+    tx: &Tx<'_>,
+    user_id: Uuid,
+    factor_type: &str,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "DELETE FROM auth.mfa_factors WHERE user_id = $1 AND status = 'unverified'
+                AND factor_type = $2::text::auth.factor_type",
+        )
+        .await?;
+    tx.execute(&statement, &[&user_id, &factor_type]).await?;
+    Ok(())
+}
+
+/// Stores the factor's secret again (encrypted under the current key).
+pub async fn set_factor_secret(tx: &Tx<'_>, id: Uuid, secret: &str) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("UPDATE auth.mfa_factors SET secret = $2 WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id, &secret]).await?;
+    Ok(())
+}
+
+pub async fn set_factor_verified(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.mfa_factors SET status = 'verified', updated_at = now() WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+/// A new challenge of the factor from `ip`; the factor's `last_challenged_at` moves on.
+/// Returns the challenge id and creation time.
+pub async fn insert_challenge(
+    tx: &Tx<'_>,
+    factor_id: Uuid,
+    ip: &str,
+) -> AuthResult<(Uuid, DateTime<Utc>)> {
+    let id = Uuid::new_v4();
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO auth.mfa_challenges (id, factor_id, created_at, ip_address)
+             VALUES ($1, $2, now(), $3::text::inet) RETURNING created_at",
+        )
+        .await?;
+    let created_at = tx
+        .query_one(&statement, &[&id, &factor_id, &ip])
+        .await?
+        .get(0);
+    // `last_challenged_at` is unique in GoTrue's schema: the statement's own clock.
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.mfa_factors SET last_challenged_at = clock_timestamp() WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&factor_id]).await?;
+    Ok((id, created_at))
+}
+
+/// A challenge row (`auth.mfa_challenges`).
+#[derive(Debug, Clone)]
+pub struct Challenge {
+    pub id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub verified: bool,
+    /// The address the challenge was created from.
+    pub ip: String,
+}
+
+/// A challenge of the factor, locked for the transaction.
+pub async fn challenge(tx: &Tx<'_>, factor_id: Uuid, id: Uuid) -> AuthResult<Option<Challenge>> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT id, created_at, verified_at IS NOT NULL, host(ip_address)
+               FROM auth.mfa_challenges WHERE id = $1 AND factor_id = $2 FOR UPDATE",
+        )
+        .await?;
+    Ok(tx
+        .query_opt(&statement, &[&id, &factor_id])
+        .await?
+        .map(|row| Challenge {
+            id: row.get(0),
+            created_at: row.get(1),
+            verified: row.get(2),
+            ip: row.get(3),
+        }))
+}
+
+pub async fn delete_challenge(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.mfa_challenges WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+/// Marks the challenge used.
+pub async fn verify_challenge(tx: &Tx<'_>, id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("UPDATE auth.mfa_challenges SET verified_at = now() WHERE id = $1")
+        .await?;
+    tx.execute(&statement, &[&id]).await?;
+    Ok(())
+}
+
+/// Sets the session's assurance level and the factor that raised it.
+pub async fn set_session_aal(
+    tx: &Tx<'_>,
+    session_id: Uuid,
+    aal: &str,
+    factor_id: Option<Uuid>,
+) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.sessions SET aal = $2::text::auth.aal_level, factor_id = $3,
+                    updated_at = now()
+              WHERE id = $1",
+        )
+        .await?;
+    tx.execute(&statement, &[&session_id, &aal, &factor_id])
+        .await?;
+    Ok(())
+}
+
+/// Revokes every refresh token of the session that is still valid.
+pub async fn revoke_session_tokens(tx: &Tx<'_>, session_id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "UPDATE auth.refresh_tokens SET revoked = true, updated_at = now()
+              WHERE session_id = $1 AND revoked IS NOT TRUE",
+        )
+        .await?;
+    tx.execute(&statement, &[&session_id]).await?;
+    Ok(())
+}
+
+/// Ends the user's sessions below `aal2` (GoTrue's `InvalidateSessionsWithAALLessThan`).
+pub async fn delete_sessions_below_aal2(tx: &Tx<'_>, user_id: Uuid) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached("DELETE FROM auth.sessions WHERE user_id = $1 AND aal < 'aal2'")
+        .await?;
+    tx.execute(&statement, &[&user_id]).await?;
     Ok(())
 }

@@ -207,6 +207,19 @@ async fn update(state: &AuthState, ctx: &Ctx, params: UpdateParams) -> AuthResul
             "Updating app_metadata requires admin privileges",
         ));
     }
+    let aal2 = caller.session.as_ref().is_some_and(|s| s.aal == "aal2");
+    if user.has_mfa_enabled() && !aal2 {
+        let changes_password = params.password.as_deref().is_some_and(|p| !p.is_empty());
+        let changes_email = email.as_deref().is_some_and(|e| e != user.email());
+        let changes_phone = phone.as_deref().is_some_and(|p| p != user.phone());
+        if changes_password || changes_email || changes_phone {
+            return Err(AuthError::new(
+                actix_web::http::StatusCode::UNAUTHORIZED,
+                "insufficient_aal",
+                "AAL2 session is required to update email or password when MFA is enabled.",
+            ));
+        }
+    }
     if user.is_anonymous
         && params.password.as_deref().is_some_and(|p| !p.is_empty())
         && email.is_none()
@@ -373,59 +386,6 @@ async fn change_password(
     store::delete_sessions(tx, user.id, caller.session.as_ref().map(|s| s.id)).await?;
     store::audit(tx, audit_entry(user, "user_updated_password", ctx, None)).await?;
     Ok(())
-}
-
-/// `/factors…`: multi-factor authentication is not offered. Callers get GoTrue's answers
-/// for a server with MFA enrollment disabled (after the same authentication), so apps can
-/// tell it apart from a broken request.
-pub async fn factors_handler(
-    http: HttpRequest,
-    payload: web::Payload,
-    state: web::Data<AppState>,
-) -> HttpResponse {
-    let ctx = Ctx::from_request(&http, &state.settings.auth);
-    let is_enroll = http.match_info().get("factor_id").is_none();
-    let result = async {
-        let body = read_body(payload).await?;
-        let auth = &state.auth;
-        let mut connection = auth.connection().await?;
-        let tx = connection.transaction().await?;
-        let caller = authn::require_user(auth, &ctx, &tx).await?;
-        tx.commit().await?;
-        if caller.user.is_anonymous {
-            return Err(AuthError::forbidden(
-                "no_authorization",
-                "Anonymous user not allowed to perform these actions",
-            ));
-        }
-        if !is_enroll {
-            return Err(AuthError::not_found(
-                "mfa_factor_not_found",
-                "Factor not found",
-            ));
-        }
-        let params: Value = if body.is_empty() {
-            json!({})
-        } else {
-            parse_json(&body)?
-        };
-        Err(match params.get("factor_type").and_then(Value::as_str) {
-            Some("phone") => AuthError::unprocessable(
-                "mfa_phone_enroll_not_enabled",
-                "MFA enroll is disabled for Phone",
-            ),
-            Some("webauthn") => AuthError::unprocessable(
-                "mfa_webauthn_enroll_not_enabled",
-                "MFA enroll is disabled for WebAuthn",
-            ),
-            _ => AuthError::unprocessable(
-                "mfa_totp_enroll_not_enabled",
-                "MFA enroll is disabled for TOTP",
-            ),
-        })
-    }
-    .await;
-    respond(&ctx, result)
 }
 
 /// `/user/identities…`: manual identity linking is not enabled (there are no OAuth

@@ -3,6 +3,7 @@
 
 mod api_keys;
 mod auth_admin;
+mod auth_mfa;
 mod auth_signup;
 mod auth_support;
 mod auth_token;

@@ -8,7 +8,7 @@
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 import { AuthApiError, createClient } from '@supabase/supabase-js'
 import { spawnFixtureGateway } from '../harness.mjs'
 
@@ -139,6 +139,18 @@ async function confirmedUser(label) {
 }
 
 const eventNames = (events) => events.map(({ event }) => event)
+
+/** The code an authenticator app shows for a base32 TOTP secret (RFC 6238, SHA-1, 30 s). */
+function totpCode(secret, seconds = Date.now() / 1000) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  const bits = [...secret.replace(/=+$/, '')].map((c) => alphabet.indexOf(c).toString(2).padStart(5, '0')).join('')
+  const key = Buffer.from(bits.match(/.{8}/g).map((byte) => parseInt(byte, 2)))
+  const counter = Buffer.alloc(8)
+  counter.writeBigUInt64BE(BigInt(Math.floor(seconds / 30)))
+  const mac = createHmac('sha1', key).update(counter).digest()
+  const offset = mac[19] & 0xf
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0')
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -360,6 +372,66 @@ describe('links and codes', () => {
     assert.ok(eventNames(events).includes('SIGNED_IN'))
     const unknown = await supabase.auth.signInWithOtp({ email: email('nadie'), options: { shouldCreateUser: false } })
     assert.equal(unknown.error.code, 'otp_disabled')
+  })
+})
+
+describe('multi-factor authentication (TOTP)', () => {
+  test('enroll → challengeAndVerify → aal2; unenroll needs aal2; the admin sees factors', async () => {
+    const { address, user } = await confirmedUser('mfa')
+    const { supabase, events } = client()
+    await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+
+    const { data: enrolled, error } = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Teléfono' })
+    assert.equal(error, null)
+    assert.equal(enrolled.type, 'totp')
+    assert.equal(enrolled.friendly_name, 'Teléfono')
+    assert.ok(enrolled.totp.qr_code.startsWith('data:image/svg+xml;utf-8,<?xml'), enrolled.totp.qr_code)
+    assert.ok(!enrolled.totp.qr_code.includes('#'), 'a # would cut the data: URI short')
+    assert.equal(
+      enrolled.totp.uri,
+      `otpauth://totp/localhost:3000:${address}?algorithm=SHA1&digits=6&issuer=localhost:3000&period=30&secret=${enrolled.totp.secret}`,
+    )
+    let aal = (await supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data
+    assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal1', 'aal1'])
+
+    const now = Date.now() / 1000
+    const valid = [now - 30, now, now + 30].map((seconds) => totpCode(enrolled.totp.secret, seconds))
+    const wrongCode = ['000000', '111111', '222222', '333333'].find((code) => !valid.includes(code))
+    const wrong = await supabase.auth.mfa.challengeAndVerify({ factorId: enrolled.id, code: wrongCode })
+    assert.equal(wrong.error.code, 'mfa_verification_failed')
+    const { data: verified, error: verifyError } = await supabase.auth.mfa.challengeAndVerify({
+      factorId: enrolled.id,
+      code: totpCode(enrolled.totp.secret),
+    })
+    assert.equal(verifyError, null)
+    assert.equal(verified.user.factors[0].status, 'verified')
+    assert.ok(eventNames(events).includes('MFA_CHALLENGE_VERIFIED'))
+    aal = (await supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data
+    assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal2', 'aal2'])
+    assert.equal(aal.currentAuthenticationMethods[0].method, 'totp')
+    const { data: factors } = await supabase.auth.mfa.listFactors()
+    assert.deepEqual(factors.totp.map(({ id }) => id), [enrolled.id])
+    // The aal2 session survives a refresh as aal2.
+    const { data: refreshed } = await supabase.auth.refreshSession()
+    assert.equal(JSON.parse(Buffer.from(refreshed.session.access_token.split('.')[1], 'base64url')).aal, 'aal2')
+
+    // A new password sign-in is aal1 with aal2 to go, and cannot remove the factor.
+    const other = client()
+    await other.supabase.auth.signInWithPassword({ email: address, password: PASSWORD })
+    aal = (await other.supabase.auth.mfa.getAuthenticatorAssuranceLevel()).data
+    assert.deepEqual([aal.currentLevel, aal.nextLevel], ['aal1', 'aal2'])
+    const refused = await other.supabase.auth.mfa.unenroll({ factorId: enrolled.id })
+    assert.equal(refused.error.code, 'insufficient_aal')
+    const { error: passwordError } = await other.supabase.auth.updateUser({ password: 'otra-clave-456' })
+    assert.equal(passwordError.code, 'insufficient_aal')
+
+    const { data: listed } = await serviceClient().auth.admin.mfa.listFactors({ userId: user.id })
+    assert.deepEqual(listed.factors.map(({ id }) => id), [enrolled.id])
+    const { data: removed, error: unenrollError } = await supabase.auth.mfa.unenroll({ factorId: enrolled.id })
+    assert.equal(unenrollError, null)
+    assert.equal(removed.id, enrolled.id)
+    const { data: none } = await serviceClient().auth.admin.mfa.listFactors({ userId: user.id })
+    assert.deepEqual(none.factors, [])
   })
 })
 
