@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
 
 // jsdom has no matchMedia: answer width queries from window.innerWidth (1024 unless a test
@@ -23,6 +23,9 @@ window.matchMedia = (query: string) =>
     removeListener: () => {},
     dispatchEvent: () => false,
   }) as MediaQueryList
+
+// Pages are lazy modules: the first import of each can take a while on a busy machine.
+configure({ asyncUtilTimeout: 5000 })
 
 afterEach(() => {
   cleanup()

@@ -26,7 +26,7 @@ export const courseCountQueryOptions = (supabase: CieloClient, teacherId: string
   queryOptions({
     queryKey: courseKeys.count(teacherId),
     queryFn: () => fetchCourseCount(supabase, teacherId),
-    meta: { action: 'cargar tus cursos' },
+    meta: { action: 'cargar la lista de cursos' },
   })
 
 export function useCourseCount() {
