@@ -22,6 +22,7 @@ test('sign up → confirmation mail → link → /dashboard', async () => {
     const email = uniqueEmail('nueva')
     await page.goto(`${stack().url}/auth`)
     assert.equal(await page.getAttribute('html', 'lang'), 'es-CL')
+    await page.getByRole('tab', { name: 'Crear cuenta' }).waitFor()
     await screenshot(page, 'auth-desktop')
     await page.getByRole('tab', { name: 'Crear cuenta' }).click()
     await page.getByLabel('Correo electrónico').fill(email)

@@ -27,7 +27,6 @@ test('signed out: app routes go to /auth, and back to the page asked for after s
     }
     await page.goto(`${stack().url}/`)
     await page.getByRole('heading', { level: 1, name: /Planifica tus clases/ }).waitFor()
-    await screenshot(page, 'landing-mobile')
 
     const user = await createUser('vuelve')
     await page.goto(`${stack().url}/schedule`)

@@ -1,5 +1,5 @@
-// "Estado de Cielo" (/estado) shows the stack as healthy, checked through supabase-js in a
-// real browser against the real gateway and database.
+// Public pages: "Estado de Cielo" (/estado) shows the stack as healthy, checked through
+// supabase-js in a real browser against the real gateway and database; the landing page.
 
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -32,6 +32,28 @@ for (const [name, viewport] of [
       }
       assert.match(await page.textContent('h1'), /Estado de Cielo/)
       await screenshot(page, `status-${name}`)
+      assert.deepEqual(problems, [])
+    } finally {
+      await context.close()
+    }
+  })
+}
+
+for (const [name, viewport] of [
+  ['desktop', DESKTOP],
+  ['mobile', MOBILE],
+]) {
+  test(`the landing page and a public page, with the data attributions (${name})`, async () => {
+    const { context, page, problems } = await openPage(browser, viewport)
+    try {
+      await page.goto(`${stack().url}/`)
+      await page.getByRole('heading', { level: 1, name: /Planifica tus clases/ }).waitFor()
+      await page.getByTestId('data-attributions').getByText(/Directorio Oficial de Establecimientos/).waitFor()
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), viewport.width)
+      await screenshot(page, `landing-${name}`)
+      await page.getByRole('link', { name: 'Términos' }).click()
+      await page.getByRole('heading', { level: 1, name: 'Términos y condiciones' }).waitFor()
+      await page.getByTestId('empty-state').waitFor()
       assert.deepEqual(problems, [])
     } finally {
       await context.close()

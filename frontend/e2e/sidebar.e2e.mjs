@@ -65,6 +65,8 @@ test('below 768 px the sidebar is a slide-in panel of 18rem', async () => {
   const { context, page } = await openPage(browser, MOBILE)
   try {
     await signIn(page, await createUser('movil'))
+    await page.getByRole('heading', { level: 1, name: /^Hola, movil-/ }).waitFor()
+    await page.getByText('Aún no tienes cursos').waitFor()
     assert.equal(await page.getByTestId('sidebar').count(), 0)
     await screenshot(page, 'dashboard-mobile')
     await page.getByRole('button', { name: 'Abrir menú' }).click()
