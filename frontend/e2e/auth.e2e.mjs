@@ -1,24 +1,15 @@
 // /auth and /confirm-email against the real auth/v1: sign up, the confirmation mail in the
 // dev inbox, the link back into the app, Spanish errors by GoTrue code, password recovery.
 
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, launchBrowser, openPage, pathOf, screenshot, signIn, waitForPath } from './browser.mjs'
+import { DESKTOP, MOBILE, pathOf, screenshot, signIn, useBrowser, waitForPath, withPage } from './browser.mjs'
 import { PASSWORD, createUser, latestMail, stack, uniqueEmail } from './stack.mjs'
 
-let browser
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
+useBrowser()
 
 test('sign up → confirmation mail → link → /dashboard', async () => {
-  const { context, page, problems } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page, problems }) => {
     const email = uniqueEmail('nueva')
     await page.goto(`${stack().url}/auth`)
     assert.equal(await page.getAttribute('html', 'lang'), 'es-CL')
@@ -47,14 +38,11 @@ test('sign up → confirmation mail → link → /dashboard', async () => {
     await screenshot(page, 'dashboard-desktop')
     // 429 of the refused resend is the only console error.
     assert.deepEqual(problems.filter((problem) => !problem.includes('429')), [])
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('errors by GoTrue code: invalid_credentials, email_not_confirmed, weak_password', async () => {
-  const { context, page } = await openPage(browser, MOBILE)
-  try {
+  await withPage(MOBILE, async ({ page }) => {
     const user = await createUser('clave')
     await page.goto(`${stack().url}/auth`)
     await page.getByLabel('Correo electrónico').fill(user.email)
@@ -89,14 +77,11 @@ test('errors by GoTrue code: invalid_credentials, email_not_confirmed, weak_pass
     await page.evaluate(() => document.querySelectorAll('input').forEach((input) => input.removeAttribute('minlength')))
     await page.getByRole('button', { name: 'Crear cuenta', exact: true }).click()
     await page.getByTestId('auth-error').getByText('La contraseña es demasiado débil').waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('password recovery: mail link → new password → /dashboard → signs in with it', async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     const user = await createUser('olvido')
     await page.goto(`${stack().url}/auth`)
     await page.getByRole('button', { name: '¿Olvidaste tu contraseña?' }).click()
@@ -118,7 +103,5 @@ test('password recovery: mail link → new password → /dashboard → signs in 
     await page.getByRole('button', { name: 'Cerrar sesión' }).click()
     await waitForPath(page, '/auth')
     await signIn(page, { email: user.email, password: newPassword })
-  } finally {
-    await context.close()
-  }
+  })
 })

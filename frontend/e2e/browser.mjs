@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { after, before } from 'node:test'
 import { chromium } from 'playwright-core'
 import { PASSWORD, stack, storageKey } from './stack.mjs'
 
@@ -81,4 +82,26 @@ export async function useSession(context, session) {
     ([key, value]) => window.localStorage.setItem(key, value),
     [storageKey(), JSON.stringify(stored)],
   )
+}
+
+let shared
+
+/** One browser for the test file: launched before its tests, closed after them. */
+export function useBrowser() {
+  before(async () => {
+    shared = await launchBrowser()
+  })
+  after(async () => {
+    await shared?.close()
+  })
+}
+
+/** Runs `action` with a fresh page (context closed afterwards, whatever happens). */
+export async function withPage(viewport, action) {
+  const opened = await openPage(shared, viewport)
+  try {
+    return await action(opened)
+  } finally {
+    await opened.context.close()
+  }
 }

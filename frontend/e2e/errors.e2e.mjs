@@ -2,28 +2,19 @@
 // downloaded shows '¡Ups! Algo salió mal' with its two actions; a failed data request shows
 // 'Error de Conexión' with 'Reintentar'; errors are kept in localStorage `app_errors`.
 
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, signIn, waitForPath } from './browser.mjs'
+import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, waitForPath, withPage } from './browser.mjs'
 import { createUser } from './stack.mjs'
 
-let browser
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
+useBrowser()
 
 for (const [name, viewport] of [
   ['desktop', DESKTOP],
   ['mobile', MOBILE],
 ]) {
   test(`a page that fails shows the error screen; 'Intentar de nuevo' recovers (${name})`, async () => {
-    const { context, page } = await openPage(browser, viewport)
-    try {
+    await withPage(viewport, async ({ page }) => {
       await signIn(page, await createUser(`error-${name}`))
       // The code of the "Mis Cursos" page cannot be downloaded (e.g. a network cut).
       const block = (route) => route.abort('internetdisconnected')
@@ -41,15 +32,12 @@ for (const [name, viewport] of [
       await screen.getByRole('button', { name: 'Intentar de nuevo' }).click()
       await page.getByRole('heading', { level: 1, name: 'Mis Cursos' }).waitFor()
       assert.equal(new URL(page.url()).pathname, '/courses')
-    } finally {
-      await context.close()
-    }
+    })
   })
 }
 
 test("'Ir al Dashboard' leaves the failed page", async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, await createUser('error-ir'))
     await page.route(/\/assets\/coming-soon-[^/]+\.js$/, (route) => route.abort('internetdisconnected'))
     await page.getByRole('link', { name: 'Horario' }).click()
@@ -57,14 +45,11 @@ test("'Ir al Dashboard' leaves the failed page", async () => {
     await page.getByRole('button', { name: 'Ir al Dashboard' }).click()
     await waitForPath(page, '/dashboard')
     await page.getByTestId('dashboard').waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test("a data request without network: 'Error de Conexión' with 'Reintentar'", async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     const user = await createUser('sin-red')
     await signIn(page, user)
     await page.route('**/rest/v1/courses**', (route) => route.abort('internetdisconnected'))
@@ -77,7 +62,5 @@ test("a data request without network: 'Error de Conexión' with 'Reintentar'", a
     await page.unroute('**/rest/v1/courses**')
     await toast.getByRole('button', { name: 'Reintentar' }).click()
     await page.getByText('Aún no tienes cursos').waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })

@@ -3,24 +3,15 @@
 // security alert and one audit-log entry); /waitlist and /acceso-anticipado → /auth; the
 // catch-all not-found page.
 
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, signIn, useSession, waitForPath } from './browser.mjs'
+import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, useSession, waitForPath, withPage } from './browser.mjs'
 import { createUser, grantRole, phoneSession, selectRows, stack } from './stack.mjs'
 
-let browser
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
+useBrowser()
 
 test('signed out: app routes go to /auth, and back to the page asked for after signing in', async () => {
-  const { context, page } = await openPage(browser, MOBILE)
-  try {
+  await withPage(MOBILE, async ({ page }) => {
     for (const path of ['/dashboard', '/admin/creacion-contenido', '/editor/draft/42', '/planner/create', '/no-existe', '/waitlist', '/acceso-anticipado']) {
       await page.goto(`${stack().url}${path}`)
       await waitForPath(page, '/auth')
@@ -37,14 +28,11 @@ test('signed out: app routes go to /auth, and back to the page asked for after s
     await waitForPath(page, '/schedule')
     await page.getByRole('heading', { level: 1, name: 'Horario' }).waitFor()
     await page.getByTestId('empty-state').waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('a session without a confirmed e-mail goes to /confirm-email', async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ context, page }) => {
     await useSession(context, await phoneSession())
     await page.goto(`${stack().url}/dashboard`)
     await waitForPath(page, '/confirm-email')
@@ -52,14 +40,11 @@ test('a session without a confirmed e-mail goes to /confirm-email', async () => 
     // Signing out from there ends the session for real.
     await page.getByRole('button', { name: 'Cerrar sesión' }).click()
     await page.getByRole('link', { name: 'Volver a iniciar sesión' }).waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('content creation: a teacher is sent to /dashboard (audited), a content creator gets in', async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     const teacher = await createUser('docente')
     await signIn(page, teacher)
     assert.equal(await page.getByRole('link', { name: 'Creación Contenido' }).count(), 0)
@@ -79,28 +64,20 @@ test('content creation: a teacher is sent to /dashboard (audited), a content cre
 
     const creator = await createUser('creadora')
     await grantRole(creator.id, 'content_creator')
-    const other = await openPage(browser, DESKTOP)
-    try {
-      await signIn(other.page, creator)
-      await other.page.getByRole('link', { name: 'Creación Contenido' }).click()
-      await waitForPath(other.page, '/admin/creacion-contenido')
-      await other.page.getByRole('heading', { level: 1, name: 'Creación Contenido' }).waitFor()
-    } finally {
-      await other.context.close()
-    }
-  } finally {
-    await context.close()
-  }
+    await withPage(DESKTOP, async ({ page: creatorPage }) => {
+      await signIn(creatorPage, creator)
+      await creatorPage.getByRole('link', { name: 'Creación Contenido' }).click()
+      await waitForPath(creatorPage, '/admin/creacion-contenido')
+      await creatorPage.getByRole('heading', { level: 1, name: 'Creación Contenido' }).waitFor()
+    })
+  })
 })
 
 test('signed in: an unknown path shows the not-found page inside the layout', async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, await createUser('perdida'))
     await page.goto(`${stack().url}/esta/no/existe`)
     await page.getByRole('heading', { level: 1, name: 'Página no encontrada' }).waitFor()
     await page.getByTestId('sidebar').waitFor()
-  } finally {
-    await context.close()
-  }
+  })
 })

@@ -2,28 +2,19 @@
 // panel below 768 px, the school header, the profile link, role items and the admin alert
 // badge (an admin sees the unresolved error/critical count, a teacher sees none).
 
-import { after, before, test } from 'node:test'
+import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, launchBrowser, openPage, screenshot, signIn, waitForPath } from './browser.mjs'
+import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, waitForPath, withPage } from './browser.mjs'
 import { createUser, grantRole, insertRows, stack } from './stack.mjs'
 
-let browser
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
+useBrowser()
 
 async function sidebarCookie(context) {
   return (await context.cookies()).find((cookie) => cookie.name === 'sidebar_state')
 }
 
 test('collapse keeps a 7-day cookie, survives a reload, and Ctrl+B toggles', async () => {
-  const { context, page, problems } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ context, page, problems }) => {
     const teacher = await createUser('ana')
     await insertRows('profiles', [{ user_id: teacher.id, first_name: 'Ana María', last_name: 'Pérez', how_found_us: 'Un colega', school_rbd: 8485 }])
     await signIn(page, teacher)
@@ -56,14 +47,11 @@ test('collapse keeps a 7-day cookie, survives a reload, and Ctrl+B toggles', asy
     await page.keyboard.press('Control+b')
     await page.waitForFunction(() => document.querySelector('[data-testid="sidebar"]').dataset.state === 'collapsed')
     assert.deepEqual(problems, [])
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('below 768 px the sidebar is a slide-in panel of 18rem', async () => {
-  const { context, page } = await openPage(browser, MOBILE)
-  try {
+  await withPage(MOBILE, async ({ page }) => {
     await signIn(page, await createUser('movil'))
     await page.getByRole('heading', { level: 1, name: /^Hola, movil-/ }).waitFor()
     await page.getByText('Aún no tienes cursos').waitFor()
@@ -87,9 +75,7 @@ test('below 768 px the sidebar is a slide-in panel of 18rem', async () => {
     await panel.waitFor({ state: 'detached' })
     // The page behind stays usable at 375 px: no horizontal scrolling.
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 375)
-  } finally {
-    await context.close()
-  }
+  })
 })
 
 test('admin items and the alert badge: an admin sees the count, a teacher sees neither', async () => {
@@ -101,8 +87,7 @@ test('admin items and the alert badge: an admin sees the count, a teacher sees n
     { severity: 'error', title: 'Correo rebotado', is_resolved: true },
     { severity: 'warning', title: 'Disco al 80 %', is_resolved: false },
   ])
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, admin)
     await page.getByRole('link', { name: 'Gestión Plataforma' }).waitFor()
     const badge = page.getByTestId('admin-alert-badge')
@@ -111,36 +96,28 @@ test('admin items and the alert badge: an admin sees the count, a teacher sees n
     await page.getByRole('link', { name: /Monitoreo Cielo/ }).click()
     await page.getByRole('heading', { name: '2 alertas de error o críticas sin resolver' }).waitFor()
     await screenshot(page, 'admin-monitoring-desktop')
-  } finally {
-    await context.close()
-  }
+  })
 
-  const teacher = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     const requests = []
-    teacher.page.on('request', (request) => requests.push(request.url()))
-    await signIn(teacher.page, await createUser('profe'))
-    await teacher.page.getByRole('link', { name: 'Ayuda' }).waitFor()
-    await teacher.page.waitForLoadState('networkidle')
-    assert.equal(await teacher.page.getByTestId('admin-alert-badge').count(), 0)
-    assert.equal(await teacher.page.getByRole('link', { name: 'Monitoreo Cielo' }).count(), 0)
-    assert.equal(await teacher.page.getByRole('link', { name: 'Gestión Plataforma' }).count(), 0)
+    page.on('request', (request) => requests.push(request.url()))
+    await signIn(page, await createUser('profe'))
+    await page.getByRole('link', { name: 'Ayuda' }).waitFor()
+    await page.waitForLoadState('networkidle')
+    assert.equal(await page.getByTestId('admin-alert-badge').count(), 0)
+    assert.equal(await page.getByRole('link', { name: 'Monitoreo Cielo' }).count(), 0)
+    assert.equal(await page.getByRole('link', { name: 'Gestión Plataforma' }).count(), 0)
     // The count is asked for admins only.
     assert.deepEqual(requests.filter((url) => url.includes('/rest/v1/admin_alerts')), [])
-  } finally {
-    await teacher.context.close()
-  }
+  })
 })
 
 test('Cerrar sesión ends the session and leaves the app', async () => {
-  const { context, page } = await openPage(browser, DESKTOP)
-  try {
+  await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, await createUser('salir'))
     await page.getByRole('button', { name: 'Cerrar sesión' }).click()
     await waitForPath(page, '/auth')
     await page.goto(`${stack().url}/dashboard`)
     await waitForPath(page, '/auth')
-  } finally {
-    await context.close()
-  }
+  })
 })

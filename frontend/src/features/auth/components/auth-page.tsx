@@ -79,29 +79,26 @@ function SignInForm({ initialError, onForgot }: { initialError: string | null; o
   const navigate = useNavigate()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(initialError)
+  const { error, busy, run } = useFormAction(initialError)
   const [unconfirmed, setUnconfirmed] = useState(false)
-  const [busy, setBusy] = useState(false)
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
     setUnconfirmed(false)
-    const { error: signInError } = await supabase.auth.signInWithPassword({ email: email.trim(), password })
-    setBusy(false)
-    if (signInError) {
-      setError(authErrorMessage(signInError))
+    void run(async () => {
+      const { error: signInError } = await supabase.auth.signInWithPassword({ email: email.trim(), password })
+      // On success SIGNED_IN reaches the session context and the page moves on.
+      if (!signInError) return null
       setUnconfirmed(signInError.code === 'email_not_confirmed')
       if (signInError.code === 'invalid_credentials') {
         reportSecurityEvent('sign_in_failed', 'low', { code: signInError.code })
       }
-    }
-    // On success SIGNED_IN reaches the session context and the page moves on.
+      return authErrorMessage(signInError)
+    })
   }
 
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate={false} aria-describedby={error ? 'sign-in-error' : undefined}>
+    <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-describedby={error ? 'sign-in-error' : undefined}>
       <Field id="sign-in-email" label="Correo electrónico" type="email" value={email} onChange={setEmail} autoComplete="email" />
       <Field id="sign-in-password" label="Contraseña" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
       <FormError id="sign-in-error" message={error} />
@@ -126,65 +123,104 @@ function SignInForm({ initialError, onForgot }: { initialError: string | null; o
   )
 }
 
+/** Busy flag and error message of a form whose action answers an error message or nothing. */
+function useFormAction(initialError: string | null = null) {
+  const [error, setError] = useState<string | null>(initialError)
+  const [busy, setBusy] = useState(false)
+  const run = async (action: () => Promise<string | null>) => {
+    setBusy(true)
+    setError(null)
+    try {
+      setError(await action())
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { error, setError, busy, run }
+}
+
+/** A new password typed twice. */
+function PasswordPair({ idPrefix, label, password, confirmation, onPassword, onConfirmation, hint }: {
+  idPrefix: string
+  label: string
+  password: string
+  confirmation: string
+  onPassword: (value: string) => void
+  onConfirmation: (value: string) => void
+  hint?: string
+}) {
+  const hintId = `${idPrefix}-hint`
+  return (
+    <>
+      <Field
+        id={idPrefix}
+        label={label}
+        type="password"
+        value={password}
+        onChange={onPassword}
+        autoComplete="new-password"
+        minLength={6}
+        describedBy={hint ? hintId : undefined}
+      />
+      {hint ? (
+        <p id={hintId} className="-mt-2 text-xs text-ink-muted">
+          {hint}
+        </p>
+      ) : null}
+      <Field
+        id={`${idPrefix}-confirmation`}
+        label={`Repite la ${label.toLocaleLowerCase('es-CL')}`}
+        type="password"
+        value={confirmation}
+        onChange={onConfirmation}
+        autoComplete="new-password"
+        minLength={6}
+      />
+    </>
+  )
+}
+
+const PASSWORDS_DIFFER = 'Las contraseñas no coinciden.'
+
 function SignUpForm() {
   const supabase = useSupabase()
   const navigate = useNavigate()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, busy, run } = useFormAction()
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    if (password !== confirmation) {
-      setError('Las contraseñas no coinciden.')
-      return
-    }
-    setBusy(true)
-    setError(null)
-    const address = email.trim()
-    const { data, error: signUpError } = await supabase.auth.signUp({
-      email: address,
-      password,
-      options: { emailRedirectTo: `${window.location.origin}${paths.confirmEmail}` },
+    if (password !== confirmation) return setError(PASSWORDS_DIFFER)
+    void run(async () => {
+      const address = email.trim()
+      const { data, error: signUpError } = await supabase.auth.signUp({
+        email: address,
+        password,
+        options: { emailRedirectTo: `${window.location.origin}${paths.confirmEmail}` },
+      })
+      if (signUpError) return authErrorMessage(signUpError)
+      if (!data.session) {
+        rememberPendingEmail(address)
+        navigate(paths.confirmEmail, { state: { email: address, justSignedUp: true } })
+      }
+      // With a session (auto-confirmed sign-ups) the session context moves on to /dashboard.
+      return null
     })
-    setBusy(false)
-    if (signUpError) {
-      setError(authErrorMessage(signUpError))
-      return
-    }
-    if (!data.session) {
-      rememberPendingEmail(address)
-      navigate(paths.confirmEmail, { state: { email: address, justSignedUp: true } })
-    }
-    // With a session (auto-confirmed sign-ups) the session context moves on to /dashboard.
   }
 
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4">
       <Field id="sign-up-email" label="Correo electrónico" type="email" value={email} onChange={setEmail} autoComplete="email" />
-      <Field
-        id="sign-up-password"
+      <PasswordPair
+        idPrefix="sign-up-password"
         label="Contraseña"
-        type="password"
-        value={password}
-        onChange={setPassword}
-        autoComplete="new-password"
-        minLength={6}
-        describedBy="sign-up-password-hint"
-      />
-      <p id="sign-up-password-hint" className="-mt-2 text-xs text-ink-muted">
-        Al menos 6 caracteres.
-      </p>
-      <Field
-        id="sign-up-confirmation"
-        label="Repite la contraseña"
-        type="password"
-        value={confirmation}
-        onChange={setConfirmation}
-        autoComplete="new-password"
-        minLength={6}
+        password={password}
+        confirmation={confirmation}
+        onPassword={setPassword}
+        onConfirmation={setConfirmation}
+        hint="Al menos 6 caracteres."
       />
       <FormError id="sign-up-error" message={error} />
       <Button type="submit" disabled={busy}>
@@ -197,20 +233,19 @@ function SignUpForm() {
 function RecoveryForm({ onBack }: { onBack: () => void }) {
   const supabase = useSupabase()
   const [email, setEmail] = useState('')
-  const [error, setError] = useState<string | null>(null)
   const [sent, setSent] = useState(false)
-  const [busy, setBusy] = useState(false)
+  const { error, busy, run } = useFormAction()
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(null)
-    const { error: recoverError } = await supabase.auth.resetPasswordForEmail(email.trim(), {
-      redirectTo: `${window.location.origin}${paths.auth}`,
+    void run(async () => {
+      const { error: recoverError } = await supabase.auth.resetPasswordForEmail(email.trim(), {
+        redirectTo: `${window.location.origin}${paths.auth}`,
+      })
+      if (recoverError) return authErrorMessage(recoverError)
+      setSent(true)
+      return null
     })
-    setBusy(false)
-    if (recoverError) setError(authErrorMessage(recoverError))
-    else setSent(true)
   }
 
   return (
@@ -239,41 +274,32 @@ function NewPasswordForm() {
   const { finishPasswordRecovery } = useAuth()
   const [password, setPassword] = useState('')
   const [confirmation, setConfirmation] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { error, setError, busy, run } = useFormAction()
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    if (password !== confirmation) {
-      setError('Las contraseñas no coinciden.')
-      return
-    }
-    setBusy(true)
-    setError(null)
-    const { error: updateError } = await supabase.auth.updateUser({ password })
-    setBusy(false)
-    if (updateError) {
-      setError(authErrorMessage(updateError))
-      return
-    }
-    reportSecurityEvent('password_changed', 'low', { via: 'recovery' })
-    finishPasswordRecovery()
-    notify.success('Contraseña actualizada', 'Ya puedes usar tu nueva contraseña.')
-    navigate(paths.dashboard, { replace: true })
+    if (password !== confirmation) return setError(PASSWORDS_DIFFER)
+    void run(async () => {
+      const { error: updateError } = await supabase.auth.updateUser({ password })
+      if (updateError) return authErrorMessage(updateError)
+      reportSecurityEvent('password_changed', 'low', { via: 'recovery' })
+      finishPasswordRecovery()
+      notify.success('Contraseña actualizada', 'Ya puedes usar tu nueva contraseña.')
+      navigate(paths.dashboard, { replace: true })
+      return null
+    })
   }
 
   return (
     <AuthLayout title="Crea una nueva contraseña">
       <form onSubmit={onSubmit} className="flex flex-col gap-4">
-        <Field id="new-password" label="Nueva contraseña" type="password" value={password} onChange={setPassword} autoComplete="new-password" minLength={6} />
-        <Field
-          id="new-password-confirmation"
-          label="Repite la nueva contraseña"
-          type="password"
-          value={confirmation}
-          onChange={setConfirmation}
-          autoComplete="new-password"
-          minLength={6}
+        <PasswordPair
+          idPrefix="new-password"
+          label="Nueva contraseña"
+          password={password}
+          confirmation={confirmation}
+          onPassword={setPassword}
+          onConfirmation={setConfirmation}
         />
         <FormError id="new-password-error" message={error} />
         <Button type="submit" disabled={busy}>
