@@ -13,6 +13,7 @@ export const artifactsDir = join(dirname(fileURLToPath(import.meta.url)), 'artif
 
 export const DESKTOP = { width: 1280, height: 800 }
 export const MOBILE = { width: 375, height: 812 }
+export const DARK_DESKTOP = { ...DESKTOP, colorScheme: 'dark' }
 
 function chromiumPath() {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
@@ -42,8 +43,13 @@ export async function launchBrowser() {
 }
 
 /** A page that records console errors and failed requests for the test to assert on. */
-export async function openPage(browser, { width = 1280, height = 800 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'es-CL', timezoneId: 'America/Santiago' })
+export async function openPage(browser, { width = 1280, height = 800, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({
+    viewport: { width, height },
+    colorScheme,
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+  })
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   const problems = []

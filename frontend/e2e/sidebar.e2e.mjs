@@ -4,7 +4,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, waitForPath, withPage } from './browser.mjs'
+import { DARK_DESKTOP, DESKTOP, MOBILE, screenshot, signIn, useBrowser, waitForPath, withPage } from './browser.mjs'
 import { createUser, grantRole, insertRows, stack } from './stack.mjs'
 
 useBrowser()
@@ -96,6 +96,13 @@ test('admin items and the alert badge: an admin sees the count, a teacher sees n
     await page.getByRole('link', { name: /Monitoreo Cielo/ }).click()
     await page.getByRole('heading', { name: '2 alertas de error o críticas sin resolver' }).waitFor()
     await screenshot(page, 'admin-monitoring-desktop')
+  })
+  // The same in the dark palette (prefers-color-scheme: dark).
+  await withPage(DARK_DESKTOP, async ({ page }) => {
+    await signIn(page, admin)
+    await page.getByTestId('admin-alert-badge').waitFor()
+    await page.getByText('Aún no tienes cursos').waitFor()
+    await screenshot(page, 'dashboard-admin-dark-desktop')
   })
 
   await withPage(DESKTOP, async ({ page }) => {

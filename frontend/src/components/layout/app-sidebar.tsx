@@ -63,7 +63,7 @@ export function AppSidebar({ collapsed, onNavigate }: AppSidebarProps) {
             {showBadge && !collapsed ? (
               <span
                 data-testid="admin-alert-badge"
-                className="inline-flex min-w-6 items-center justify-center rounded-full bg-bad px-1.5 text-xs font-semibold text-white"
+                className="inline-flex min-w-6 items-center justify-center rounded-full bg-bad px-1.5 text-xs font-semibold text-canvas"
               >
                 {alertCount}
                 <span className="sr-only"> {alertCount === 1 ? 'alerta sin resolver' : 'alertas sin resolver'}</span>

@@ -11,7 +11,7 @@ const variants: Record<ButtonVariant, string> = {
   primary: 'bg-brand text-brand-ink hover:bg-brand-strong',
   secondary: 'border border-line bg-surface text-ink hover:bg-surface-muted',
   ghost: 'text-ink hover:bg-surface-muted',
-  danger: 'bg-bad text-white hover:opacity-90',
+  danger: 'bg-bad text-canvas hover:opacity-90',
 }
 
 /** The class names of a button variant, for links styled as buttons. */
