@@ -62,8 +62,10 @@ test-conformance:
 	cargo build --locked --bin cielo
 	cd gateway/tests/conformance && npm test
 
+# The browser tests reuse the conformance harness (and its `pg`).
 test-e2e: web
 	cargo build --locked --bin cielo
+	@scripts/npm-install.sh gateway/tests/conformance
 	cd frontend && npm run e2e
 
 # There is no container engine here: validate compose.yaml against the Compose spec.

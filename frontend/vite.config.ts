@@ -18,13 +18,20 @@ export default defineConfig({
   },
   build: {
     target: 'es2022',
+    // Read by scripts/check-bundle-size.mjs (the initial-route budget).
+    manifest: true,
     rollupOptions: {
+      onwarn(warning, warn) {
+        // Radix ships "use client" directives for server components; irrelevant here.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return
+        warn(warning)
+      },
       output: {
         // Split the big, rarely-changing vendors so app-only deploys keep the
         // browser cache for them.
         manualChunks(id) {
           if (id.includes('node_modules/@supabase/')) return 'supabase'
-          if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react'
+          if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react'
           return undefined
         },
       },

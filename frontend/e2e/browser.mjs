@@ -1,13 +1,19 @@
 // Headless Debian Chromium driven by playwright-core (no browser download: the system
-// binary is used), against a real gateway started by the Node test harness.
+// binary is used), against the stack run.mjs started.
 
 import { execFileSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { after, before } from 'node:test'
 import { chromium } from 'playwright-core'
+import { PASSWORD, stack, storageKey } from './stack.mjs'
 
 export const artifactsDir = join(dirname(fileURLToPath(import.meta.url)), 'artifacts')
+
+export const DESKTOP = { width: 1280, height: 800 }
+export const MOBILE = { width: 375, height: 812 }
+export const DARK_DESKTOP = { ...DESKTOP, colorScheme: 'dark' }
 
 function chromiumPath() {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
@@ -37,9 +43,15 @@ export async function launchBrowser() {
 }
 
 /** A page that records console errors and failed requests for the test to assert on. */
-export async function openPage(browser, { width = 1280, height = 800 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'es-CL' })
+export async function openPage(browser, { width = 1280, height = 800, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({
+    viewport: { width, height },
+    colorScheme,
+    locale: 'es-CL',
+    timezoneId: 'America/Santiago',
+  })
   const page = await context.newPage()
+  page.setDefaultTimeout(15_000)
   const problems = []
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`)
@@ -51,4 +63,51 @@ export async function openPage(browser, { width = 1280, height = 800 } = {}) {
 export async function screenshot(page, name) {
   mkdirSync(artifactsDir, { recursive: true })
   await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true })
+}
+
+/** Path of the page's URL. */
+export const pathOf = (page) => new URL(page.url()).pathname
+
+export async function waitForPath(page, path) {
+  await page.waitForURL((url) => url.pathname === path)
+}
+
+/** Signs in through /auth like a person, and waits for the dashboard (or `landing`). */
+export async function signIn(page, { email, password = PASSWORD }, { from = '/auth', landing = '/dashboard' } = {}) {
+  await page.goto(`${stack().url}${from}`)
+  await page.getByLabel('Correo electrónico').fill(email)
+  await page.getByLabel('Contraseña').fill(password)
+  await page.getByRole('button', { name: 'Iniciar sesión', exact: true }).click()
+  await waitForPath(page, landing)
+}
+
+/** Puts a session (auth/v1's token answer) in the browser's storage before the app starts. */
+export async function useSession(context, session) {
+  const stored = { ...session, expires_at: session.expires_at ?? Math.floor(Date.now() / 1000) + session.expires_in }
+  await context.addInitScript(
+    ([key, value]) => window.localStorage.setItem(key, value),
+    [storageKey(), JSON.stringify(stored)],
+  )
+}
+
+let shared
+
+/** One browser for the test file: launched before its tests, closed after them. */
+export function useBrowser() {
+  before(async () => {
+    shared = await launchBrowser()
+  })
+  after(async () => {
+    await shared?.close()
+  })
+}
+
+/** Runs `action` with a fresh page (context closed afterwards, whatever happens). */
+export async function withPage(viewport, action) {
+  const opened = await openPage(shared, viewport)
+  try {
+    return await action(opened)
+  } finally {
+    await opened.context.close()
+  }
 }

@@ -1,7 +1,10 @@
+import { useState } from 'react'
+import { createBrowserRouter, RouterProvider } from 'react-router'
 import type { AppConfig } from '../config/env'
-import { HealthPage } from '../features/health/components/health-page'
+import { createQueryClient } from '../lib/query-client'
 import type { CieloClient } from '../lib/supabase'
-import { SupabaseProvider } from './supabase-provider'
+import { AppProviders } from './providers'
+import { routes } from './router'
 
 export interface AppProps {
   client: CieloClient
@@ -9,9 +12,11 @@ export interface AppProps {
 }
 
 export function App({ client, config }: AppProps) {
+  const [queryClient] = useState(createQueryClient)
+  const [router] = useState(() => createBrowserRouter(routes))
   return (
-    <SupabaseProvider client={client} config={config}>
-      <HealthPage />
-    </SupabaseProvider>
+    <AppProviders client={client} config={config} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
   )
 }

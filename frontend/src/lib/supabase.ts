@@ -50,3 +50,17 @@ export function getClientFetch(supabase: CieloClient): { fetch: typeof fetch; re
   }
   return { fetch: rest.fetch, restUrl: rest.url }
 }
+
+/**
+ * Where security events go outside development: one insert into `security_audit_log`, as
+ * the signed-in user (the table takes no anonymous entries, so without a session there is
+ * nothing to write).
+ */
+export function supabaseAuditSink(supabase: CieloClient) {
+  return async (entry: import('./logger').AuditEntry): Promise<void> => {
+    const { data } = await supabase.auth.getSession()
+    if (!data.session) return
+    const { error } = await supabase.from('security_audit_log').insert(entry)
+    if (error) throw error
+  }
+}

@@ -61,3 +61,14 @@ export const databaseDownRoutes: Record<string, RouteHandler> = {
   '/health': () => json({ status: 'error', database: 'unavailable', version: '0.1.0' }, 503),
   '/rest/v1/': () => json({ code: 'PGRST000', message: 'Database client error. Retrying the connection.' }, 503),
 }
+
+/** rest/v1 answers for a signed-in teacher with no roles, profile, demo or courses. */
+export const teacherRoutes: Record<string, RouteHandler> = {
+  '/rest/v1/rpc/is_admin': () => json(false),
+  '/rest/v1/rpc/is_content_creator': () => json(false),
+  '/rest/v1/profiles': () => json([]),
+  '/rest/v1/demo_users_2025': () => json([]),
+  '/rest/v1/courses': () =>
+    new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json', 'Content-Range': '*/0' } }),
+  '/auth/v1/logout': () => new Response(null, { status: 204 }),
+}

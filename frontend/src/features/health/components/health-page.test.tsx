@@ -1,31 +1,14 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { App } from '../../../app/app'
-import type { AppConfig } from '../../../config/env'
-import { createSupabaseClient } from '../../../lib/supabase'
-import { createFakeNetwork, databaseDownRoutes, healthyRoutes, type RouteHandler } from '../../../test/fake-network'
-
-const config: AppConfig = {
-  supabaseUrl: 'http://localhost:54321',
-  supabaseAnonKey: 'anon.jwt.key',
-}
+import { databaseDownRoutes, healthyRoutes, type RouteHandler } from '../../../test/fake-network'
+import { renderApp as renderWholeApp, testConfig as config, testSession, testUser } from '../../../test/render-app'
 
 /**
- * Renders the real app with a real supabase-js client whose only fake part is
+ * Renders the real app at /estado with a real supabase-js client whose only fake part is
  * `global.fetch`, i.e. the network boundary.
  */
-let clientCount = 0
-/** A fresh storage key per client avoids GoTrue's "multiple instances" warning. */
-const nextStorageKey = () => `sb-test-${++clientCount}-auth-token`
-
-function renderApp(routes: Record<string, RouteHandler>, storageKey = nextStorageKey()) {
-  const network = createFakeNetwork(routes)
-  const client = createSupabaseClient(config, {
-    global: { fetch: network.fetch },
-    auth: { storageKey, autoRefreshToken: false, detectSessionInUrl: false },
-  })
-  render(<App client={client} config={config} />)
-  return network
+function renderApp(routes: Record<string, RouteHandler>) {
+  return renderWholeApp({ path: '/estado', routes }).network
 }
 
 const card = (service: string) => screen.getByTestId(`health-card-${service}`)
@@ -36,14 +19,11 @@ async function waitForOverall(status: 'ok' | 'degraded') {
   await waitFor(() => expect(screen.getByRole('button', { name: 'Volver a comprobar' })).toBeEnabled())
 }
 
-function base64url(value: unknown): string {
-  return btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
 
 describe('HealthPage', () => {
-  it('starts in the checking state', () => {
+  it('starts in the checking state', async () => {
     renderApp({ ...healthyRoutes, '/health': () => new Promise<Response>(() => {}) })
-    expect(screen.getByRole('heading', { level: 1, name: 'Estado de Cielo' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Estado de Cielo' })).toBeInTheDocument()
     expect(screen.getByTestId('health-overall')).toHaveAttribute('data-status', 'checking')
     expect(card('gateway')).toHaveAttribute('data-status', 'checking')
     expect(within(card('gateway')).getByText('Comprobando…', { selector: 'span' })).toBeInTheDocument()
@@ -110,36 +90,10 @@ describe('HealthPage', () => {
   })
 
   it('shows the signed-in email and sends the user token', async () => {
-    const expiresAt = Math.floor(Date.now() / 1000) + 3600
-    const accessToken = [
-      base64url({ alg: 'HS256', typ: 'JWT' }),
-      base64url({ sub: 'user-1', role: 'authenticated', email: 'profe@colegio.cl', exp: expiresAt }),
-      'signature',
-    ].join('.')
-    const storageKey = nextStorageKey()
-    window.localStorage.setItem(
-      storageKey,
-      JSON.stringify({
-        access_token: accessToken,
-        refresh_token: 'refresh-token',
-        token_type: 'bearer',
-        expires_in: 3600,
-        expires_at: expiresAt,
-        user: {
-          id: 'user-1',
-          aud: 'authenticated',
-          role: 'authenticated',
-          email: 'profe@colegio.cl',
-          app_metadata: {},
-          user_metadata: {},
-          created_at: '2025-03-01T12:00:00Z',
-        },
-      }),
-    )
-
-    const network = renderApp(healthyRoutes, storageKey)
+    const session = testSession(testUser({ id: 'user-1', email: 'profe@colegio.cl' }))
+    const { network } = renderWholeApp({ path: '/estado', routes: healthyRoutes, session })
     await waitForOverall('ok')
     expect(within(card('session')).getByText('Sesión iniciada como profe@colegio.cl.')).toBeInTheDocument()
-    expect(network.requestsTo('/rest/v1/')[0]?.headers.get('Authorization')).toBe(`Bearer ${accessToken}`)
+    expect(network.requestsTo('/rest/v1/')[0]?.headers.get('Authorization')).toBe(`Bearer ${session.access_token}`)
   })
 })

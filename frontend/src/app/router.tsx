@@ -1,0 +1,121 @@
+/**
+ * Every route of the spec (section 2), each page lazy-loaded (route-level code splitting):
+ * public pages; signed-in, e-mail-confirmed pages inside the sidebar layout (with the
+ * catch-all not-found page); signed-in pages without it; the content-creator page; and
+ * /waitlist, /acceso-anticipado sending to /auth.
+ */
+import { lazy, Suspense } from 'react'
+import { Navigate, Outlet, useLocation, useNavigate, type RouteObject } from 'react-router'
+import { ErrorBoundary } from '../components/errors/error-boundary'
+import { RouterFallback } from '../components/errors/router-fallback'
+import { SkeletonBars } from '../components/ui/skeleton'
+import { paths } from '../config/paths'
+import { RequireAuth } from '../lib/auth/require-auth'
+import { RecoveryRedirect } from './recovery-redirect'
+
+const Landing = lazy(() => import('./routes/public/landing'))
+const Auth = lazy(() => import('./routes/public/auth'))
+const ConfirmEmail = lazy(() => import('./routes/public/confirm-email'))
+const InfoPage = lazy(() => import('./routes/public/info-page'))
+const Status = lazy(() => import('./routes/public/status'))
+const AppLayout = lazy(() => import('./layouts/app-layout').then((module) => ({ default: module.AppLayout })))
+const Dashboard = lazy(() => import('./routes/app/dashboard'))
+const Profile = lazy(() => import('./routes/app/profile'))
+const Monitoring = lazy(() => import('./routes/app/monitoring'))
+const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
+const NotFound = lazy(() => import('./routes/app/not-found'))
+const FocusPage = lazy(() => import('./routes/app/focus-page'))
+
+function RootShell() {
+  const location = useLocation()
+  const navigate = useNavigate()
+  return (
+    <>
+      <RecoveryRedirect />
+      <ErrorBoundary resetKey={location.pathname} onGoToDashboard={() => navigate(paths.dashboard)}>
+        <Suspense fallback={<SkeletonBars />}>
+          <Outlet />
+        </Suspense>
+      </ErrorBoundary>
+    </>
+  )
+}
+
+const toAuth = <Navigate to={paths.auth} replace />
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootShell />,
+    errorElement: <RouterFallback />,
+    children: [
+      // Public
+      { path: paths.landing, element: <Landing /> },
+      { path: paths.auth, element: <Auth /> },
+      { path: paths.confirmEmail, element: <ConfirmEmail /> },
+      { path: paths.createPlanMarketing, element: <InfoPage page="createPlan" /> },
+      { path: paths.aiPlanning, element: <InfoPage page="aiPlanning" /> },
+      { path: paths.nationalCurriculum, element: <InfoPage page="curriculum" /> },
+      { path: paths.helpCentre, element: <InfoPage page="helpCentre" /> },
+      { path: paths.contact, element: <InfoPage page="contact" /> },
+      { path: paths.tutorials, element: <InfoPage page="tutorials" /> },
+      { path: paths.terms, element: <InfoPage page="terms" /> },
+      { path: paths.privacy, element: <InfoPage page="privacy" /> },
+      { path: paths.mineduc, element: <InfoPage page="mineduc" /> },
+      { path: paths.pricing, element: <InfoPage page="pricing" /> },
+      { path: paths.onboarding, element: <InfoPage page="onboarding" /> },
+      { path: paths.zonesSandbox, element: <InfoPage page="zonesSandbox" /> },
+      { path: paths.documentPlanner, element: <InfoPage page="documentPlanner" /> },
+      { path: paths.status, element: <Status /> },
+      { path: paths.waitlist, element: toAuth },
+      { path: paths.earlyAccess, element: toAuth },
+
+      // Signed in, e-mail confirmed, inside the sidebar layout
+      {
+        element: (
+          <RequireAuth>
+            <AppLayout />
+          </RequireAuth>
+        ),
+        children: [
+          { path: paths.dashboard, element: <Dashboard /> },
+          { path: paths.profile, element: <Profile /> },
+          { path: paths.courses, element: <ComingSoon page="courses" /> },
+          { path: paths.planner, element: <ComingSoon page="planner" /> },
+          { path: paths.drafts, element: <ComingSoon page="drafts" /> },
+          { path: paths.sequential, element: <ComingSoon page="sequential" /> },
+          { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
+          { path: paths.schedule, element: <ComingSoon page="schedule" /> },
+          { path: paths.calendar, element: <ComingSoon page="calendar" /> },
+          { path: paths.adminPlatform, element: <ComingSoon page="adminPlatform" /> },
+          { path: paths.adminMonitoring, element: <Monitoring /> },
+          { path: paths.help, element: <ComingSoon page="help" /> },
+          { path: paths.announcements, element: <ComingSoon page="announcements" /> },
+          { path: paths.directivo, element: <ComingSoon page="directivo" /> },
+          {
+            path: paths.contentCreation,
+            element: (
+              <RequireAuth contentCreator>
+                <ComingSoon page="contentCreation" />
+              </RequireAuth>
+            ),
+          },
+          { path: '*', element: <NotFound /> },
+        ],
+      },
+
+      // Signed in, without the sidebar layout
+      {
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          { path: '/editor/draft/:id', element: <FocusPage page="draftEditor" /> },
+          { path: paths.plannerCreate, element: <FocusPage page="plannerCreate" /> },
+          { path: '/planner/sequential/:sessionId/class/:classId/edit', element: <FocusPage page="sequentialClassEdit" /> },
+        ],
+      },
+    ],
+  },
+]

@@ -1,0 +1,59 @@
+/**
+ * Signed-in pages whose features come with later work: each states what it will do, with
+ * no sample data.
+ */
+import {
+  Bell,
+  BookOpen,
+  CalendarDays,
+  Clock,
+  FilePenLine,
+  FileText,
+  LifeBuoy,
+  ListOrdered,
+  Palette,
+  School,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react'
+import { EmptyState } from '../../../components/ui/empty-state'
+import { PageHeader } from '../../../components/ui/page-header'
+
+export type ComingSoonName =
+  | 'courses'
+  | 'planner'
+  | 'drafts'
+  | 'sequential'
+  | 'sequentialSession'
+  | 'schedule'
+  | 'calendar'
+  | 'adminPlatform'
+  | 'help'
+  | 'announcements'
+  | 'directivo'
+  | 'contentCreation'
+
+const PAGES: Record<ComingSoonName, { title: string; description: string; empty: string; icon: LucideIcon }> = {
+  courses: { title: 'Mis Cursos', description: 'Los cursos que haces en 2025.', empty: 'Aquí podrás crear y administrar tus cursos.', icon: BookOpen },
+  planner: { title: 'Planificación simple', description: 'Planifica una clase.', empty: 'Aquí podrás planificar una clase con ayuda de IA.', icon: FileText },
+  drafts: { title: 'Borradores', description: 'Planificaciones que aún no terminas.', empty: 'Aquí aparecerán tus borradores guardados.', icon: FilePenLine },
+  sequential: { title: 'Planificación secuencial', description: 'Unidades de varias clases.', empty: 'Aquí podrás planificar unidades de 2 a 40 clases.', icon: ListOrdered },
+  sequentialSession: { title: 'Unidad secuencial', description: 'Las clases de una unidad.', empty: 'Aquí verás las clases de esta unidad.', icon: ListOrdered },
+  schedule: { title: 'Horario', description: 'Tu semana de clases.', empty: 'Aquí podrás armar tu horario semanal en bloques de 45 minutos.', icon: Clock },
+  calendar: { title: 'Calendario', description: 'El año escolar 2025.', empty: 'Aquí verás tus clases, feriados y eventos del colegio.', icon: CalendarDays },
+  adminPlatform: { title: 'Gestión Plataforma', description: 'Administración de Cielo.', empty: 'Aquí se administrarán usuarios, roles, anuncios y la demo 2025.', icon: Settings },
+  help: { title: 'Ayuda', description: 'Guías y respuestas.', empty: 'Aquí encontrarás guías de uso y preguntas frecuentes.', icon: LifeBuoy },
+  announcements: { title: 'Anuncios', description: 'Novedades de Cielo.', empty: 'Aquí verás los anuncios del equipo de Cielo.', icon: Bell },
+  directivo: { title: 'Panel directivo', description: 'Vista del equipo directivo de tu establecimiento.', empty: 'Aquí se verán los cursos, horarios y planificaciones de tu establecimiento.', icon: School },
+  contentCreation: { title: 'Creación Contenido', description: 'Recursos e indicadores del currículum.', empty: 'Aquí podrás crear recursos y asociarlos a objetivos de aprendizaje.', icon: Palette },
+}
+
+export default function ComingSoonPage({ page }: { page: ComingSoonName }) {
+  const { title, description, empty, icon } = PAGES[page]
+  return (
+    <div data-testid={`page-${page}`}>
+      <PageHeader title={title} description={description} />
+      <EmptyState icon={icon} title="Próximamente" description={empty} />
+    </div>
+  )
+}

@@ -1,0 +1,5 @@
+import { ConfirmEmailPage } from '../../../features/auth/components/confirm-email-page'
+
+export default function ConfirmEmailRoute() {
+  return <ConfirmEmailPage />
+}

@@ -1,0 +1,56 @@
+/**
+ * The one route guard (spec section 2):
+ *
+ * * while the session (or the content-creator check) loads: skeleton bars;
+ * * no user: `/auth` (the page asked for is kept to come back to);
+ * * e-mail not confirmed: `/confirm-email`;
+ * * `contentCreator` routes, without that right: `/dashboard`.
+ */
+import { useEffect, type ReactNode } from 'react'
+import { Navigate, useLocation } from 'react-router'
+import { SkeletonBars } from '../../components/ui/skeleton'
+import { paths } from '../../config/paths'
+import { useIsContentCreator } from '../../features/roles/api/roles'
+import { reportSecurityEvent } from '../security'
+import { useAuth } from './auth-provider'
+
+export interface RequireAuthProps {
+  children: ReactNode
+  /** Also require the content-creator right. */
+  contentCreator?: boolean
+}
+
+/** Where the guard sends someone back to after signing in. */
+export interface RedirectState {
+  from?: string
+}
+
+export function RequireAuth({ children, contentCreator = false }: RequireAuthProps) {
+  const { loading, user, emailConfirmed } = useAuth()
+  const location = useLocation()
+
+  if (loading) return <SkeletonBars label="Verificando tu sesión…" />
+  if (!user) {
+    const state: RedirectState = { from: `${location.pathname}${location.search}${location.hash}` }
+    return <Navigate to={paths.auth} replace state={state} />
+  }
+  if (!emailConfirmed) return <Navigate to={paths.confirmEmail} replace />
+  if (contentCreator) return <RequireContentCreator>{children}</RequireContentCreator>
+  return <>{children}</>
+}
+
+function RequireContentCreator({ children }: { children: ReactNode }) {
+  const { data: isContentCreator, isPending } = useIsContentCreator()
+  const { pathname } = useLocation()
+  useEffect(() => {
+    if (isContentCreator === false) {
+      reportSecurityEvent('access_denied', 'low', { route: pathname, required: 'content_creator' }, {
+        title: 'Acceso restringido',
+        description: 'Creación Contenido es solo para el equipo de creación de contenido.',
+      })
+    }
+  }, [isContentCreator, pathname])
+  if (isPending) return <SkeletonBars label="Verificando tus permisos…" />
+  if (!isContentCreator) return <Navigate to={paths.dashboard} replace />
+  return <>{children}</>
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { authErrorMessage, databaseErrorMessage, isNetworkError, mentionsJwtOrSession } from './errors'
+
+describe('auth/v1 errors in Spanish', () => {
+  it.each([
+    ['invalid_credentials', 'Correo o contraseña incorrectos.'],
+    ['email_not_confirmed', 'Debes confirmar tu correo antes de iniciar sesión. Revisa tu bandeja de entrada.'],
+    ['user_already_exists', 'Ya existe una cuenta con este correo. Inicia sesión o recupera tu contraseña.'],
+    ['over_email_send_rate_limit', 'Se enviaron demasiados correos. Espera un momento antes de pedir otro.'],
+    ['over_request_rate_limit', 'Demasiados intentos. Espera unos minutos e inténtalo de nuevo.'],
+    ['same_password', 'La nueva contraseña debe ser distinta de la anterior.'],
+    ['otp_expired', 'El enlace expiró o ya fue usado. Pide uno nuevo.'],
+  ])('%s', (code, message) => {
+    expect(authErrorMessage({ message: 'English text', code, status: 400, name: 'AuthApiError' })).toBe(message)
+  })
+
+  it('weak_password names the reasons', () => {
+    expect(authErrorMessage({ message: 'weak', code: 'weak_password', name: 'AuthWeakPasswordError', reasons: ['length', 'pwned'] })).toBe(
+      'La contraseña es demasiado débil: es demasiado corta, apareció en filtraciones conocidas.',
+    )
+    expect(authErrorMessage({ message: 'weak', code: 'weak_password' })).toBe('La contraseña es demasiado débil.')
+  })
+
+  it('network failures and unknown codes', () => {
+    expect(authErrorMessage({ message: 'Failed to fetch', name: 'AuthRetryableFetchError', status: 0 })).toMatch(/Verifica tu conexión/)
+    expect(authErrorMessage({ message: 'x', code: 'something_new', status: 429 })).toBe('Demasiados intentos. Espera unos minutos e inténtalo de nuevo.')
+    expect(authErrorMessage({ message: 'x', status: 502 })).toBe('Ocurrió un error en el servidor. Inténtalo de nuevo.')
+    expect(authErrorMessage({ message: 'x', code: 'something_new', status: 400 })).toBe('No se pudo completar la operación. Inténtalo de nuevo.')
+  })
+})
+
+describe('database errors in Spanish', () => {
+  it('PGRST116: one row asked for, none or several found', () => {
+    expect(
+      databaseErrorMessage({ code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: 'The result contains 0 rows', hint: null }),
+    ).toBe('No se encontró el registro solicitado, o se encontró más de uno.')
+  })
+
+  it('product errors keep their Spanish message, details and hint', () => {
+    expect(
+      databaseErrorMessage({
+        code: '23514',
+        message: 'Alcanzaste el máximo de 2 cursos de la demo',
+        details: 'La demo 2025 permite 2 cursos y ya tienes 2.',
+        hint: 'Elimina un curso o pide más cupos al equipo de Cielo.',
+      }),
+    ).toBe('Alcanzaste el máximo de 2 cursos de la demo La demo 2025 permite 2 cursos y ya tienes 2. Elimina un curso o pide más cupos al equipo de Cielo.')
+  })
+
+  it('generic codes are translated, unknown ones get a generic message plus the hint', () => {
+    expect(databaseErrorMessage({ code: '42501', message: 'permission denied for table x', details: null, hint: null })).toBe(
+      'No tienes permiso para realizar esta acción.',
+    )
+    expect(databaseErrorMessage({ code: 'XX000', message: 'internal', details: null, hint: 'Inténtalo más tarde.' })).toBe(
+      'No se pudo completar la operación con la base de datos. Inténtalo más tarde.',
+    )
+    expect(databaseErrorMessage({ code: '', message: 'TypeError: Failed to fetch', details: 'x', hint: '' })).toMatch(/Verifica tu conexión/)
+  })
+
+  it('recognises network failures and token errors', () => {
+    expect(isNetworkError(new TypeError('Failed to fetch'))).toBe(true)
+    expect(isNetworkError(new Error('boom'))).toBe(false)
+    expect(mentionsJwtOrSession({ message: 'JWT expired', code: 'PGRST303', details: null, hint: null })).toBe(true)
+    expect(mentionsJwtOrSession(new Error('Auth session missing!'))).toBe(true)
+    expect(mentionsJwtOrSession(new Error('timeout'))).toBe(false)
+  })
+})
