@@ -18,6 +18,7 @@ RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 SECONDS_PER_RUN=${BENCH_SECONDS:-10}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+[[ $TARGET_DIR == /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR  # make exports a relative CARGO_TARGET_DIR
 
 log() { printf '[bench-auth] %s\n' "$*" >&2; }
 

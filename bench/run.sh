@@ -919,7 +919,8 @@ if [[ -n $POCKETBASE ]]; then
   pb_args=(--dir "$PB_DIR/pb_data" --publicDir "$PB_DIR/pb_public" --hooksDir "$PB_DIR/pb_hooks"
     --migrationsDir "$PB_DIR/pb_migrations")
   pb_email=bench@cielo.invalid
-  pb_password=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+  # A leading letter: a password starting with '-' would be read as a flag.
+  pb_password=pw$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
   (cd "$PB_DIR" && "$POCKETBASE" superuser upsert "$pb_email" "$pb_password" "${pb_args[@]}") >"$WORK/pocketbase.log" 2>&1
   log "starting PocketBase $("$POCKETBASE" --version | awk '{print $NF}') on 127.0.0.1:$PB_PORT"
   (cd "$PB_DIR" && exec "$POCKETBASE" serve --http "127.0.0.1:$PB_PORT" "${pb_args[@]}") >>"$WORK/pocketbase.log" 2>&1 &

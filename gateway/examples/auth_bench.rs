@@ -221,6 +221,11 @@ async fn main() {
                     return false;
                 };
                 if response.status() != 200 {
+                    let status = response.status();
+                    eprintln!(
+                        "[bench] refresh grant answered {status}: {}",
+                        response.text().await.unwrap_or_default()
+                    );
                     return false;
                 }
                 let body: Value = response.json().await.unwrap_or_default();

@@ -12,7 +12,10 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::clock::MonotonicClock;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
 
 use crate::config::AuthRateLimits;
 
@@ -30,9 +33,18 @@ pub enum Limit {
     MfaVerify,
 }
 
+/// A keyed limiter on the monotonic clock (`std::time::Instant`, the clock every other
+/// timeout of the gateway uses) rather than governor's TSC-based default.
+type KeyedLimiter = RateLimiter<
+    String,
+    DefaultKeyedStateStore<String>,
+    MonotonicClock,
+    NoOpMiddleware<std::time::Instant>,
+>;
+
 /// One keyed limiter.
 #[derive(Debug)]
-struct Bucket(Option<DefaultKeyedRateLimiter<String>>);
+struct Bucket(Option<KeyedLimiter>);
 
 impl Bucket {
     /// `events` per `period`; 0 means "always refuse", as GoTrue treats a zero rate.
@@ -40,11 +52,22 @@ impl Bucket {
         let Some(events) = NonZeroU32::new(events) else {
             return Self(None);
         };
-        let burst = NonZeroU32::new(events.get().min(MAX_BURST)).unwrap_or(events);
+        // The burst is GoTrue's 30, but never less than one second's worth of the limit:
+        // with a high limit (a refill every few hundred nanoseconds) a tolerance of 30
+        // refills is shorter than a thread's scheduling delay between reading the clock
+        // and taking the token, and requests far below the limit were refused.
+        let per_second = events
+            .get()
+            .div_ceil(u32::try_from(period.as_secs().max(1)).unwrap_or(u32::MAX));
+        let burst = NonZeroU32::new(events.get().min(MAX_BURST.max(per_second))).unwrap_or(events);
         let quota = Quota::with_period(period / events.get())
             .unwrap_or_else(|| Quota::per_second(events))
             .allow_burst(burst);
-        Self(Some(RateLimiter::keyed(quota)))
+        Self(Some(RateLimiter::new(
+            quota,
+            DefaultKeyedStateStore::default(),
+            MonotonicClock,
+        )))
     }
 
     fn allow(&self, key: &str) -> bool {
@@ -137,6 +160,23 @@ impl RateLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_far_above_the_load_never_refuses_concurrent_requests() {
+        let limits = std::sync::Arc::new(limits(1_000_000_000, 30));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let limits = limits.clone();
+                std::thread::spawn(move || {
+                    (0..20_000)
+                        .filter(|_| !limits.allow_request(Limit::Token, "127.0.0.1", None))
+                        .count()
+                })
+            })
+            .collect();
+        let refused: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        assert_eq!(refused, 0);
+    }
 
     fn limits(token: u32, email: u32) -> RateLimits {
         RateLimits::new(&AuthRateLimits {
