@@ -2,7 +2,8 @@
 //!
 //! Each limit is a token bucket (GCRA, `governor`): `RATE_LIMIT_TOKEN_REFRESH` requests
 //! per 5 minutes refill one at a time, with bursts of up to 30 (GoTrue's burst) or the
-//! whole allowance when that is smaller. The client address is the socket peer unless
+//! whole allowance when that is smaller — but never less than one second's worth, so very
+//! high limits do not refuse concurrent requests. The client address is the socket peer unless
 //! `RATE_LIMIT_HEADER` names a header a trusted proxy sets — a client-supplied
 //! `X-Forwarded-For` never resets its own bucket. Sign-in, sign-up, OTP and recovery are
 //! also limited per e-mail address, so spreading guesses over many addresses does not
@@ -12,10 +13,7 @@
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::clock::MonotonicClock;
-use governor::middleware::NoOpMiddleware;
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::config::AuthRateLimits;
 
@@ -33,18 +31,9 @@ pub enum Limit {
     MfaVerify,
 }
 
-/// A keyed limiter on the monotonic clock (`std::time::Instant`, the clock every other
-/// timeout of the gateway uses) rather than governor's TSC-based default.
-type KeyedLimiter = RateLimiter<
-    String,
-    DefaultKeyedStateStore<String>,
-    MonotonicClock,
-    NoOpMiddleware<std::time::Instant>,
->;
-
 /// One keyed limiter.
 #[derive(Debug)]
-struct Bucket(Option<KeyedLimiter>);
+struct Bucket(Option<DefaultKeyedRateLimiter<String>>);
 
 impl Bucket {
     /// `events` per `period`; 0 means "always refuse", as GoTrue treats a zero rate.
@@ -63,11 +52,7 @@ impl Bucket {
         let quota = Quota::with_period(period / events.get())
             .unwrap_or_else(|| Quota::per_second(events))
             .allow_burst(burst);
-        Self(Some(RateLimiter::new(
-            quota,
-            DefaultKeyedStateStore::default(),
-            MonotonicClock,
-        )))
+        Self(Some(RateLimiter::keyed(quota)))
     }
 
     fn allow(&self, key: &str) -> bool {
