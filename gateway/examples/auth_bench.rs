@@ -3,7 +3,8 @@
 //! that does a refresh grant's database work.
 //!
 //! Environment: BENCH_URL, BENCH_ANON_KEY, BENCH_SERVICE_KEY, BENCH_SECONDS (10),
-//! BENCH_CONNECTIONS (32), BENCH_OUT (directory for results and the pgbench script).
+//! BENCH_CONNECTIONS (32), BENCH_OUT (directory for results and the pgbench script),
+//! BENCH_ONLY=refresh (refresh grants alone, e.g. to profile them).
 #![allow(clippy::print_stdout, clippy::expect_used, clippy::unwrap_used)]
 
 use std::sync::Arc;
@@ -26,6 +27,14 @@ struct Run {
 }
 
 impl Run {
+    /// Two runs of the same load as one.
+    fn merge(mut self, other: Run) -> Run {
+        self.count += other.count;
+        self.seconds += other.seconds;
+        self.latencies_us.extend(other.latencies_us);
+        self
+    }
+
     fn rate(&self) -> f64 {
         self.count as f64 / self.seconds
     }
@@ -120,8 +129,13 @@ async fn main() {
         .build()
         .unwrap();
 
-    eprintln!("[bench] raw bcrypt");
-    let bcrypt_run = raw_bcrypt(seconds);
+    // BENCH_ONLY=refresh measures refresh grants alone (for profiling; not for auth.sh).
+    let refresh_only = env("BENCH_ONLY", "") == "refresh";
+    let skipped = || Run {
+        count: 0,
+        seconds: 1.0,
+        latencies_us: Vec::new(),
+    };
 
     eprintln!("[bench] creating {connections} users");
     let mut emails = Vec::new();
@@ -176,15 +190,26 @@ async fn main() {
         }
     };
 
-    eprintln!("[bench] password sign-ins");
-    let sign_ins = load(connections, seconds, sign_in.clone()).await;
-    eprintln!("[bench] REST alone");
-    let rest_alone = load(connections, seconds, rest.clone()).await;
-    eprintln!("[bench] REST during a sign-in storm");
-    let (storm_rest, storm_sign_ins) = tokio::join!(
-        load(connections, seconds, rest.clone()),
-        load(connections, seconds, sign_in.clone())
-    );
+    let (bcrypt_run, sign_ins, rest_alone, storm_rest, storm_sign_ins) = if refresh_only {
+        (skipped(), skipped(), skipped(), skipped(), skipped())
+    } else {
+        // The machine's speed drifts by several percent within a minute: raw bcrypt and
+        // sign-ins alternate in half-length runs (A B B A), so drift cancels out.
+        eprintln!("[bench] raw bcrypt and password sign-ins, interleaved");
+        let half = seconds / 2.0;
+        let raw_first = raw_bcrypt(half);
+        let sign_ins = load(connections, half, sign_in.clone()).await;
+        let sign_ins = sign_ins.merge(load(connections, half, sign_in.clone()).await);
+        let bcrypt_run = raw_first.merge(raw_bcrypt(half));
+        eprintln!("[bench] REST alone");
+        let rest_alone = load(connections, seconds, rest.clone()).await;
+        eprintln!("[bench] REST during a sign-in storm");
+        let (storm_rest, storm_sign_ins) = tokio::join!(
+            load(connections, seconds, rest.clone()),
+            load(connections, seconds, sign_in.clone())
+        );
+        (bcrypt_run, sign_ins, rest_alone, storm_rest, storm_sign_ins)
+    };
 
     eprintln!("[bench] refresh grants");
     let mut tokens = Vec::new();
@@ -239,23 +264,19 @@ async fn main() {
     };
     let refreshes = load(connections, seconds, refresh).await;
 
-    // pgbench: the database work of one refresh grant, statement for statement.
-    let script = format!(
-        "\\set n :client_id % {connections}\n\
-         BEGIN;\n\
-         SELECT session_id AS sid FROM cielo_bench_sessions WHERE n = :n \\gset\n\
-         SELECT id AS tid, token AS tok FROM auth.refresh_tokens WHERE session_id = :sid AND revoked IS NOT TRUE ORDER BY id DESC LIMIT 1 FOR UPDATE \\gset\n\
-         SELECT {columns} FROM auth.users u WHERE u.id = (SELECT user_id FROM auth.sessions WHERE id = :sid) LIMIT 1;\n\
-         SELECT id, user_id, coalesce(created_at, now()), not_after, coalesce(aal::text, 'aal1') FROM auth.sessions WHERE id = :sid;\n\
-         UPDATE auth.refresh_tokens SET revoked = true, updated_at = now() WHERE id = :tid;\n\
-         INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id) SELECT '00000000-0000-0000-0000-000000000000', md5(random()::text) || md5(random()::text), user_id::text, false, now(), now(), :tok, id FROM auth.sessions WHERE id = :sid;\n\
-         INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), '{{\"action\":\"token_revoked\"}}', now(), '127.0.0.1');\n\
-         INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address) VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), '{{\"action\":\"token_refreshed\"}}', now(), '127.0.0.1');\n\
-         UPDATE auth.sessions SET refreshed_at = now() AT TIME ZONE 'UTC', updated_at = now() WHERE id = :sid;\n\
-         SELECT authentication_method, extract(epoch FROM updated_at)::bigint FROM auth.mfa_amr_claims WHERE session_id = :sid ORDER BY updated_at DESC;\n\
-         COMMIT;\n",
-        columns = gateway::auth_v1::model::USER_COLUMNS,
-    );
+    // pgbench: the database work of one refresh grant — the gateway's statement, with its
+    // session's live token looked up in place (pgbench cannot remember the last answer).
+    let live_token = "(SELECT t.token FROM auth.refresh_tokens t \
+         WHERE t.session_id = (SELECT session_id FROM cielo_bench_sessions WHERE n = :n) \
+         AND t.revoked IS NOT TRUE ORDER BY t.id DESC LIMIT 1)";
+    let statement = gateway::auth_v1::store::ROTATE_REFRESH_TOKEN_SQL
+        .replace("$1", live_token)
+        .replace("$2", "md5(random()::text) || md5(random()::text)")
+        .replace("$3", "'127.0.0.1'")
+        .replace("$4", "'127.0.0.1'")
+        .replace("$5", "'pgbench'");
+    let statement = statement.split_whitespace().collect::<Vec<_>>().join(" ");
+    let script = format!("\\set n :client_id % {connections}\n{statement};\n");
     std::fs::write(out.join("refresh.pgbench"), script).unwrap();
 
     let results = json!({

@@ -75,6 +75,8 @@ pub enum AuthStartError {
     Template(#[from] TemplateError),
     #[error(transparent)]
     SigningKeys(#[from] signing_keys::SigningKeyError),
+    #[error("could not start the password hashing threads: {0}")]
+    Hasher(#[source] std::io::Error),
 }
 
 impl AuthState {
@@ -88,7 +90,7 @@ impl AuthState {
         let auth = &settings.auth;
         let state = Arc::new(Self {
             pool: pool.clone(),
-            hasher: PasswordHasher::new(auth.hash_concurrency),
+            hasher: PasswordHasher::new(auth.hash_concurrency).map_err(AuthStartError::Hasher)?,
             limits: RateLimits::new(&auth.rate_limits),
             mailer: Mailer::from_settings(&settings.smtp)?,
             templates: Templates::load(&auth.templates)?,

@@ -114,8 +114,19 @@ pub async fn token_response(
     aal: &str,
     refresh_token: &str,
 ) -> AuthResult<Value> {
-    let now = Utc::now();
     let amr = store::amr_claims(tx, session_id).await?;
+    token_response_with_amr(state, user, session_id, aal, amr, refresh_token)
+}
+
+/// The token response when the session's `amr` claims are already at hand.
+pub fn token_response_with_amr(
+    state: &AuthState,
+    user: &User,
+    session_id: Uuid,
+    aal: &str,
+    amr: Vec<Value>,
+    refresh_token: &str,
+) -> AuthResult<Value> {
     let claims = access_claims(
         &state.config().jwt_issuer,
         state.settings.jwt.expiry.as_secs() as i64,
@@ -123,7 +134,7 @@ pub async fn token_response(
         session_id,
         aal,
         amr,
-        now,
+        Utc::now(),
     );
     let access_token = sign(state, &claims)?;
     let expires_in = state.settings.jwt.expiry.as_secs() as i64;

@@ -4,8 +4,10 @@
 //! Every function runs inside the caller's transaction (one per request). Values are
 //! always parameters; the few column names that vary come from [`Col`], never from input.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
-use deadpool_postgres::Transaction;
+use deadpool_postgres::{GenericClient, Transaction};
 use serde_json::{Value, json};
 use tokio_postgres::types::ToSql;
 use uuid::Uuid;
@@ -102,10 +104,16 @@ impl Col {
 // ---------------------------------------------------------------------------------------
 // Users
 
-async fn one_user(tx: &Tx<'_>, filter: &str, params: &[Param<'_>]) -> AuthResult<Option<User>> {
+/// Reads run in the caller's transaction or, where nothing is written (the sign-in
+/// lookup before hashing), on a plain connection.
+async fn one_user(
+    db: &impl GenericClient,
+    filter: &str,
+    params: &[Param<'_>],
+) -> AuthResult<Option<User>> {
     let sql = format!("SELECT {USER_COLUMNS} FROM auth.users u WHERE {filter} LIMIT 1");
-    let statement = tx.prepare_cached(&sql).await?;
-    Ok(tx
+    let statement = db.prepare_cached(&sql).await?;
+    Ok(db
         .query_opt(&statement, params)
         .await?
         .map(|row| User::from_row(&row, 0)))
@@ -125,18 +133,26 @@ pub async fn lock_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<Option<User>> {
         .map(|row| User::from_row(&row, 0)))
 }
 
-pub async fn user_by_email(tx: &Tx<'_>, email: &str, aud: &str) -> AuthResult<Option<User>> {
+pub async fn user_by_email(
+    db: &impl GenericClient,
+    email: &str,
+    aud: &str,
+) -> AuthResult<Option<User>> {
     one_user(
-        tx,
+        db,
         "lower(u.email) = lower($1) AND u.aud = $2 AND NOT u.is_sso_user",
         &[&email, &aud],
     )
     .await
 }
 
-pub async fn user_by_phone(tx: &Tx<'_>, phone: &str, aud: &str) -> AuthResult<Option<User>> {
+pub async fn user_by_phone(
+    db: &impl GenericClient,
+    phone: &str,
+    aud: &str,
+) -> AuthResult<Option<User>> {
     one_user(
-        tx,
+        db,
         "u.phone = $1 AND u.aud = $2 AND NOT u.is_sso_user",
         &[&phone, &aud],
     )
@@ -650,6 +666,106 @@ pub async fn lock_refresh_token(tx: &Tx<'_>, digest: &str) -> AuthResult<LockRes
         }
         Err(error) => Err(error.into()),
     }
+}
+
+/// What [`rotate_refresh_token`] did.
+#[derive(Debug, Clone)]
+pub enum Rotation {
+    /// Rotated and committed: the user, the session's id, `aal` and `amr` claims.
+    Rotated {
+        user: Box<User>,
+        session_id: Uuid,
+        aal: String,
+        amr: Vec<Value>,
+    },
+    /// Not a live token of a live session (unknown, already rotated, expired session,
+    /// banned user): nothing was written; the general grant decides the answer.
+    NotLive,
+}
+
+/// The common refresh grant as one statement (parameters: presented digest, child digest,
+/// client address as seen, client address as `inet` or NULL, user agent).
+///
+/// Revokes the live token `$1` — only if its session has not ended and its user is not
+/// banned — stores `$2` as its child, writes GoTrue's two audit entries
+/// (`token_revoked`, `token_refreshed`), touches the session, and answers the session's
+/// `aal`, its `amr` claims and the user. A concurrent rotation of the same token makes the
+/// `UPDATE` wait for it and then find the token revoked: no row, like any token that is
+/// not live.
+pub static ROTATE_REFRESH_TOKEN_SQL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH rotated AS (
+           UPDATE auth.refresh_tokens t SET revoked = true, updated_at = now()
+             FROM auth.sessions s, auth.users u
+            WHERE t.token = $1 AND t.revoked IS NOT TRUE
+              AND s.id = t.session_id AND (s.not_after IS NULL OR now() <= s.not_after)
+              AND u.id = CASE WHEN t.user_id ~* '^[0-9a-f-]{{36}}$' THEN t.user_id::uuid END
+              AND (u.banned_until IS NULL OR u.banned_until <= now())
+           RETURNING t.session_id, u.id AS user_id, coalesce(s.aal::text, 'aal1') AS aal,
+                     CASE WHEN coalesce(u.phone, '') <> '' THEN u.phone
+                          ELSE coalesce(u.email, '') END AS actor
+         ), child AS (
+           INSERT INTO auth.refresh_tokens
+                  (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+           SELECT '{INSTANCE_ID}', $2, r.user_id::text, false, now(), now(), $1, r.session_id
+             FROM rotated r
+         ), audit AS (
+           INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
+           SELECT '{INSTANCE_ID}', gen_random_uuid(),
+                  json_build_object('actor_id', r.user_id, 'actor_via_sso', false,
+                                    'actor_username', r.actor, 'action', a.action,
+                                    'log_type', 'token'),
+                  now(), left($3, 64)
+             FROM rotated r, unnest(ARRAY['token_revoked', 'token_refreshed']) AS a(action)
+         ), touched AS (
+           UPDATE auth.sessions s
+              SET refreshed_at = now() AT TIME ZONE 'UTC', updated_at = now(),
+                  ip = coalesce($4::text::inet, s.ip), user_agent = coalesce($5, s.user_agent)
+             FROM rotated r WHERE s.id = r.session_id
+         )
+         SELECT r.session_id, r.aal,
+                (SELECT coalesce(json_agg(json_build_object(
+                                   'method', c.authentication_method,
+                                   'timestamp', extract(epoch FROM c.updated_at)::bigint)
+                                 ORDER BY c.updated_at DESC), '[]')
+                   FROM auth.mfa_amr_claims c WHERE c.session_id = r.session_id),
+                {USER_COLUMNS}
+           FROM rotated r JOIN auth.users u ON u.id = r.user_id"
+    )
+});
+
+/// Runs [`ROTATE_REFRESH_TOKEN_SQL`] as its own (autocommit) transaction.
+pub async fn rotate_refresh_token(
+    client: &deadpool_postgres::Client,
+    presented_digest: &str,
+    child_digest: &str,
+    client_ip: &str,
+    client_address: Option<&str>,
+    client_user_agent: Option<&str>,
+) -> AuthResult<Rotation> {
+    let statement = client.prepare_cached(&ROTATE_REFRESH_TOKEN_SQL).await?;
+    let params: [Param<'_>; 5] = [
+        &presented_digest,
+        &child_digest,
+        &client_ip,
+        &client_address,
+        &client_user_agent,
+    ];
+    Ok(match client.query_opt(&statement, &params).await? {
+        Some(row) => {
+            let amr: Value = row.get(2);
+            Rotation::Rotated {
+                session_id: row.get(0),
+                aal: row.get(1),
+                amr: match amr {
+                    Value::Array(claims) => claims,
+                    _ => Vec::new(),
+                },
+                user: Box::new(User::from_row(&row, 3)),
+            }
+        }
+        None => Rotation::NotLive,
+    })
 }
 
 #[derive(Debug, Clone)]

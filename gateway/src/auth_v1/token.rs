@@ -8,8 +8,14 @@
 //! token and every access token of it — is revoked and the answer is 400
 //! `refresh_token_already_used`. Only token digests are stored; a child token is derived
 //! from its parent with a keyed HMAC, which is what lets the server hand the current token
-//! back to a racing client without ever storing it. Concurrent refreshes of one token wait
-//! in a short retry loop (row lock `NOWAIT`) instead of holding pool connections.
+//! back to a racing client without ever storing it.
+//!
+//! The common refresh — a live token of a live session — is one statement and one round
+//! trip ([`store::ROTATE_REFRESH_TOKEN_SQL`]); a concurrent rotation of the same token
+//! waits for it in the database and then falls to the general grant. The general grant
+//! (reuse, every error answer) is a transaction of its own; concurrent general grants of
+//! one token wait in a short retry loop (row lock `NOWAIT`) instead of holding pool
+//! connections.
 
 use std::time::Duration;
 
@@ -26,7 +32,7 @@ use super::error::{AuthError, AuthResult};
 use super::rate_limit::Limit;
 use super::session::{self, AuthMethod};
 use super::signup::audit_entry;
-use super::store::{self, LockResult};
+use super::store::{self, LockResult, Rotation};
 use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_phone};
 use crate::state::AppState;
 
@@ -90,8 +96,9 @@ async fn password_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult
         ));
     }
     let password = params.password.unwrap_or_default();
-    let mut connection = state.connection().await?;
-    let tx = connection.transaction().await?;
+    // The lookup and the hashing hold no transaction: a sign-in waiting for the hashing
+    // pool must not keep a database connection (GoTrue, too, authenticates first).
+    let lookup = state.connection().await?;
     let aud = &config.jwt_aud;
     let user = if !email.is_empty() {
         if !config.email_enabled {
@@ -100,7 +107,7 @@ async fn password_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult
                 "Email logins are disabled",
             ));
         }
-        store::user_by_email(&tx, &email, aud).await?
+        store::user_by_email(&lookup, &email, aud).await?
     } else if !phone.is_empty() {
         if !config.phone_enabled {
             return Err(AuthError::unprocessable(
@@ -109,12 +116,13 @@ async fn password_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult
             ));
         }
         match validate_phone(&phone) {
-            Ok(phone) => store::user_by_phone(&tx, &phone, aud).await?,
+            Ok(phone) => store::user_by_phone(&lookup, &phone, aud).await?,
             Err(_) => None,
         }
     } else {
         return Err(AuthError::validation("missing email or phone"));
     };
+    drop(lookup);
     // The same bcrypt work whether or not the account exists.
     let hash = user.as_ref().and_then(|u| u.encrypted_password.clone());
     let valid = state.hasher.verify(&password, hash.as_deref()).await?;
@@ -149,6 +157,8 @@ async fn password_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult
                 .map(|reasons| json!({"reasons": reasons, "message": error.message}))
         });
     let provider = if email.is_empty() { "phone" } else { "email" };
+    let mut connection = state.connection().await?;
+    let tx = connection.transaction().await?;
     store::audit(
         &tx,
         audit_entry(&user, "login", ctx, Some(json!({"provider": provider}))),
@@ -194,6 +204,32 @@ async fn refresh_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult<
     if presented.len() < 12 {
         return Err(AuthError::validation("Refresh token is not valid"));
     }
+    let presented_digest = secrets::refresh_token_digest(&presented);
+    let child = child_token(state, &presented);
+    let child_digest = secrets::refresh_token_digest(&child);
+    // The common case — a live token of a live session — in one statement.
+    let rotation = store::rotate_refresh_token(
+        &state.connection().await?,
+        &presented_digest,
+        &child_digest,
+        &ctx.client_ip,
+        ctx.ip_for_db(),
+        ctx.user_agent.as_deref(),
+    )
+    .await?;
+    if let Rotation::Rotated {
+        user,
+        session_id,
+        aal,
+        amr,
+    } = rotation
+    {
+        let response =
+            session::token_response_with_amr(state, &user, session_id, &aal, amr, &child)?;
+        return Ok(Reply::Json(response));
+    }
+    // Everything else (reuse, errors) in the general grant, retried while a concurrent
+    // grant holds the token.
     let started = std::time::Instant::now();
     loop {
         match refresh_once(state, ctx, &presented).await? {

@@ -165,6 +165,95 @@ async fn refresh_tokens_rotate_and_reuse_revokes_the_session() {
 }
 
 #[tokio::test]
+async fn a_refresh_records_what_gotrue_records_and_refuses_banned_users_and_ended_sessions() {
+    let app = spawn_app_with(&[AUTOCONFIRM]).await;
+    let first = session_for(&app, "registro@x.cl").await;
+    let r1 = first["refresh_token"].as_str().unwrap();
+    let (_, first_claims) = decode(first["access_token"].as_str().unwrap());
+    let (status, second) = json_of(
+        auth(&app, Method::POST, "/token?grant_type=refresh_token")
+            .header("user-agent", "Cielo-Test/1.0")
+            .json(&json!({"refresh_token": r1}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{second}");
+    let (_, claims) = decode(second["access_token"].as_str().unwrap());
+    for claim in ["sub", "session_id", "aal", "amr", "email", "role"] {
+        assert_eq!(claims[claim], first_claims[claim], "{claim}");
+    }
+    assert_eq!(second["user"]["id"], first["user"]["id"]);
+    assert_eq!(second["user"]["identities"], first["user"]["identities"]);
+
+    let db = app.admin().await;
+    let session_id = claims["session_id"].as_str().unwrap();
+    let row = db
+        .query_one(
+            "SELECT count(*) FILTER (WHERE revoked),
+                    count(*) FILTER (WHERE revoked IS NOT TRUE AND parent IS NOT NULL),
+                    (SELECT user_agent FROM auth.sessions WHERE id::text = $1),
+                    (SELECT refreshed_at IS NOT NULL FROM auth.sessions WHERE id::text = $1)
+               FROM auth.refresh_tokens WHERE session_id::text = $1",
+            &[&session_id],
+        )
+        .await
+        .unwrap();
+    assert_eq!(row.get::<_, i64>(0), 1, "the presented token is revoked");
+    assert_eq!(row.get::<_, i64>(1), 1, "its child is the live token");
+    assert_eq!(
+        row.get::<_, Option<String>>(2).as_deref(),
+        Some("Cielo-Test/1.0")
+    );
+    assert!(row.get::<_, bool>(3));
+    let audit: Vec<(String, String)> = db
+        .query(
+            "SELECT payload->>'action', payload->>'actor_username' FROM auth.audit_log_entries
+              WHERE payload->>'log_type' = 'token' ORDER BY payload->>'action'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    assert_eq!(
+        audit,
+        [
+            ("token_refreshed".to_owned(), "registro@x.cl".to_owned()),
+            ("token_revoked".to_owned(), "registro@x.cl".to_owned())
+        ]
+    );
+
+    // Refused grants write nothing: the live token stays live.
+    let r2 = second["refresh_token"].as_str().unwrap();
+    let user_id = claims["sub"].as_str().unwrap();
+    let set_user = |sql: &'static str| {
+        let db = &db;
+        async move { db.execute(sql, &[&user_id]).await.unwrap() }
+    };
+    set_user("UPDATE auth.users SET banned_until = now() + interval '1 hour' WHERE id::text = $1")
+        .await;
+    let (status, body) = refresh(&app, r2).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("user_banned")));
+    set_user("UPDATE auth.users SET banned_until = NULL WHERE id::text = $1").await;
+    set_user(
+        "UPDATE auth.sessions SET not_after = now() - interval '1 second' WHERE user_id::text = $1",
+    )
+    .await;
+    let (status, body) = refresh(&app, r2).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("session_expired"))
+    );
+    set_user("UPDATE auth.sessions SET not_after = NULL WHERE user_id::text = $1").await;
+    let (status, third) = refresh(&app, r2).await;
+    assert_eq!(status, 200, "{third}");
+    assert_ne!(third["refresh_token"], second["refresh_token"]);
+}
+
+#[tokio::test]
 async fn racing_refreshes_within_the_reuse_interval_get_the_same_token() {
     let app = spawn_app_with(&[AUTOCONFIRM]).await;
     let session = session_for(&app, "race@x.cl").await;
