@@ -157,22 +157,20 @@ pub async fn issue(
     method: AuthMethod,
     ctx: &Ctx,
 ) -> AuthResult<Value> {
-    let now = Utc::now();
-    store::update_user(tx, user_id, &[(store::Col::LastSignInAt, &now)]).await?;
-    let session_id =
-        store::insert_session(tx, user_id, ctx.ip_for_db(), ctx.user_agent.as_deref()).await?;
+    let session_id = Uuid::new_v4();
     let refresh_token = secrets::generate_refresh_token();
-    store::insert_refresh_token(
+    let (user, amr) = store::start_session(
         tx,
         user_id,
         session_id,
+        ctx.ip_for_db(),
+        ctx.user_agent.as_deref(),
         &secrets::refresh_token_digest(&refresh_token),
-        None,
+        method.as_str(),
     )
-    .await?;
-    store::add_amr_claim(tx, session_id, method.as_str()).await?;
-    let user = store::reload(tx, user_id).await?;
-    token_response(state, tx, &user, session_id, "aal1", &refresh_token).await
+    .await?
+    .ok_or_else(|| AuthError::internal("Database error loading user", user_id))?;
+    token_response_with_amr(state, &user, session_id, "aal1", amr, &refresh_token)
 }
 
 /// The implicit-flow redirect GoTrue builds from a token response: the tokens in the

@@ -547,22 +547,69 @@ pub struct Session {
     pub aal: String,
 }
 
-pub async fn insert_session(
+/// Signs a user in, as one statement: `last_sign_in_at`, a new `aal1` session `$2` with its
+/// first refresh token (digest `$5`) and its AMR claim `$6`; answers the session's `amr`
+/// and the user as updated. (`$1` user, `$3` address as `inet` text or NULL, `$4` agent.)
+static START_SESSION_SQL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH u AS (
+           UPDATE auth.users SET last_sign_in_at = now(), updated_at = now()
+            WHERE id = $1 RETURNING *
+         ), session AS (
+           INSERT INTO auth.sessions (id, user_id, created_at, updated_at, aal, ip, user_agent)
+           SELECT $2, u.id, now(), now(), 'aal1', $3::text::inet, $4 FROM u
+           RETURNING id
+         ), token AS (
+           INSERT INTO auth.refresh_tokens
+                  (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+           SELECT '{INSTANCE_ID}', $5, $1::text, false, now(), now(), NULL, session.id
+             FROM session
+         ), amr AS (
+           INSERT INTO auth.mfa_amr_claims
+                  (id, session_id, created_at, updated_at, authentication_method)
+           SELECT gen_random_uuid(), session.id, now(), now(), $6 FROM session
+           RETURNING authentication_method, updated_at
+         )
+         SELECT (SELECT json_agg(json_build_object(
+                          'method', amr.authentication_method,
+                          'timestamp', extract(epoch FROM amr.updated_at)::bigint))
+                   FROM amr),
+                {USER_COLUMNS}
+           FROM u"
+    )
+});
+
+/// Runs [`START_SESSION_SQL`]; `None` when the user does not exist (nothing is written).
+pub async fn start_session(
     tx: &Tx<'_>,
     user_id: Uuid,
+    session_id: Uuid,
     ip: Option<&str>,
     user_agent: Option<&str>,
-) -> AuthResult<Uuid> {
-    let id = Uuid::new_v4();
-    let statement = tx
-        .prepare_cached(
-            "INSERT INTO auth.sessions (id, user_id, created_at, updated_at, aal, ip, user_agent)
-             VALUES ($1, $2, now(), now(), 'aal1', $3::text::inet, $4)",
+    refresh_digest: &str,
+    method: &str,
+) -> AuthResult<Option<(User, Vec<Value>)>> {
+    let statement = tx.prepare_cached(&START_SESSION_SQL).await?;
+    let row = tx
+        .query_opt(
+            &statement,
+            &[
+                &user_id,
+                &session_id,
+                &ip,
+                &user_agent,
+                &refresh_digest,
+                &method,
+            ],
         )
         .await?;
-    tx.execute(&statement, &[&id, &user_id, &ip, &user_agent])
-        .await?;
-    Ok(id)
+    Ok(row.map(|row| {
+        let amr = match row.get::<_, Option<Value>>(0) {
+            Some(Value::Array(claims)) => claims,
+            _ => Vec::new(),
+        };
+        (User::from_row(&row, 1), amr)
+    }))
 }
 
 pub async fn session_by_id(tx: &Tx<'_>, id: Uuid) -> AuthResult<Option<Session>> {
