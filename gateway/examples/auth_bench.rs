@@ -48,7 +48,7 @@ impl Run {
         sorted[index] as f64 / 1000.0
     }
     fn json(&self) -> Value {
-        json!({"per_second": self.rate(), "p50_ms": self.percentile(0.5), "p99_ms": self.percentile(0.99), "count": self.count})
+        json!({"per_second": self.rate(), "p50_ms": self.percentile(0.5), "p90_ms": self.percentile(0.9), "p99_ms": self.percentile(0.99), "p999_ms": self.percentile(0.999), "max_ms": self.percentile(1.0), "count": self.count})
     }
 }
 
