@@ -117,13 +117,17 @@ impl Application {
             .map_err(|source| StartError::Listen { address, source })?
             .port();
 
-        let auth =
-            auth_v1::AuthState::start(settings.clone(), keys.clone(), db.auth.clone()).await?;
-        let web_dir = web_dir_if_built(&settings);
-        let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
-        // One API pool per worker (see `db::api_pool`); DB_POOL_SIZE is shared among them.
+        // One API pool and one auth pool per worker (see `db::api_pool`); DB_POOL_SIZE is
+        // shared among them.
         let workers = std::thread::available_parallelism().map_or(1, usize::from);
         let per_worker = settings.database.pool_size.div_ceil(workers);
+        let auth_db = db.clone();
+        let auth_pools = auth_v1::pools::ThreadPools::new(move || auth_db.auth_pool(per_worker));
+        let auth =
+            auth_v1::AuthState::start(settings.clone(), keys.clone(), db.auth.clone(), auth_pools)
+                .await?;
+        let web_dir = web_dir_if_built(&settings);
+        let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
         let api_config = db.api_config.clone();
         let pool_timeout = settings.database.pool_timeout;
         let state = web::Data::new(AppState {

@@ -17,6 +17,7 @@ pub mod mfa;
 pub mod model;
 pub mod otp;
 pub mod password;
+pub mod pools;
 pub mod rate_limit;
 pub mod redirect;
 pub mod secrets;
@@ -57,7 +58,10 @@ const MAX_BODY_BYTES: usize = 1 << 20;
 #[derive(Debug)]
 pub struct AuthState {
     pub settings: Arc<Settings>,
+    /// Shared connections for background work (signing keys).
     pub pool: deadpool_postgres::Pool,
+    /// Request connections, per thread.
+    pub pools: pools::ThreadPools,
     pub keys: ApiKeys,
     pub hasher: PasswordHasher,
     pub limits: RateLimits,
@@ -86,10 +90,12 @@ impl AuthState {
         settings: Arc<Settings>,
         keys: ApiKeys,
         pool: deadpool_postgres::Pool,
+        pools: pools::ThreadPools,
     ) -> Result<Arc<Self>, AuthStartError> {
         let auth = &settings.auth;
         let state = Arc::new(Self {
             pool: pool.clone(),
+            pools,
             hasher: PasswordHasher::new(auth.hash_concurrency).map_err(AuthStartError::Hasher)?,
             limits: RateLimits::new(&auth.rate_limits),
             mailer: Mailer::from_settings(&settings.smtp)?,
@@ -129,7 +135,11 @@ impl AuthState {
 
     /// One transaction for a request.
     pub async fn connection(&self) -> AuthResult<deadpool_postgres::Object> {
-        Ok(self.pool.get().await?)
+        let pool = self
+            .pools
+            .current()
+            .map_err(|error| AuthError::internal("Database error", error))?;
+        Ok(pool.get().await?)
     }
 
     /// 429 `over_request_rate_limit` when the client (or the address) is over `limit`.

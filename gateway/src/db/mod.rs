@@ -26,8 +26,11 @@ pub struct Database {
     pub admin: Pool,
     pub api: Pool,
     /// auth/v1's own pool (the `DATABASE_URL` role, like GoTrue's `supabase_auth_admin`),
-    /// sized like the API pool so sign-in traffic never waits behind admin work.
+    /// sized like the API pool so sign-in traffic never waits behind admin work. Request
+    /// handlers use per-thread pools of the same connections ([`Database::auth_pool`]).
     pub auth: Pool,
+    auth_config: tokio_postgres::Config,
+    timeouts: Timeouts,
     pub admin_config: tokio_postgres::Config,
     /// Connection settings of the `authenticator` role, for the per-worker API pools.
     pub api_config: tokio_postgres::Config,
@@ -93,12 +96,21 @@ impl Database {
         let mut auth_config = admin_config.clone();
         auth_config.application_name("cielo-auth");
         Ok(Self {
-            auth: pool(auth_config, settings.database.pool_size, timeouts)?,
+            auth: pool(auth_config.clone(), settings.database.pool_size, timeouts)?,
+            auth_config,
+            timeouts,
             admin: pool(admin_config.clone(), 4, timeouts)?,
             api: pool(api_config.clone(), settings.database.pool_size, timeouts)?,
             admin_config,
             api_config,
         })
+    }
+}
+
+impl Database {
+    /// A new pool of auth/v1 connections with room for `size`.
+    pub fn auth_pool(&self, size: usize) -> Result<Pool, DbError> {
+        pool(self.auth_config.clone(), size, self.timeouts)
     }
 }
 
