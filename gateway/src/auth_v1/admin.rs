@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::authn;
 use super::error::{AuthError, AuthResult};
 use super::mailing::{self, Flow};
+use super::mfa::AdminFactorAction;
 use super::model::User;
 use super::password::{MAX_PASSWORD_LENGTH, is_supported_hash};
 use super::signup::identity_data;
@@ -182,7 +183,7 @@ pub async fn factors_handler(
     let ctx = Ctx::from_request(&http, &state.settings.auth);
     let result = async {
         let id = user_id(&path)?;
-        super::mfa::admin_factors(&state.auth, &ctx, id, None).await
+        super::mfa::admin_factors(&state.auth, &ctx, id, AdminFactorAction::List).await
     }
     .await;
     respond(&ctx, result)
@@ -196,7 +197,38 @@ pub async fn delete_factor_handler(
     let ctx = Ctx::from_request(&http, &state.settings.auth);
     let result = async {
         let id = user_id(&path.0)?;
-        super::mfa::admin_factors(&state.auth, &ctx, id, Some(&path.1)).await
+        let action = AdminFactorAction::Delete { factor: &path.1 };
+        super::mfa::admin_factors(&state.auth, &ctx, id, action).await
+    }
+    .await;
+    respond(&ctx, result)
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct FactorUpdateParams {
+    #[serde(default)]
+    friendly_name: String,
+}
+
+/// `PUT /admin/users/{id}/factors/{factor_id}`: renames a factor (GoTrue's
+/// `adminUserUpdateFactor`).
+pub async fn update_factor_handler(
+    http: HttpRequest,
+    path: web::Path<(String, String)>,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    let ctx = Ctx::from_request(&http, &state.settings.auth);
+    let result = async {
+        let body = read_body(payload).await?;
+        authn::require_admin(&state.auth, &ctx)?;
+        let id = user_id(&path.0)?;
+        let params: FactorUpdateParams = parse_json(&body)?;
+        let action = AdminFactorAction::Update {
+            factor: &path.1,
+            friendly_name: &params.friendly_name,
+        };
+        super::mfa::admin_factors(&state.auth, &ctx, id, action).await
     }
     .await;
     respond(&ctx, result)

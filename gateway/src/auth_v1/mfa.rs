@@ -608,11 +608,26 @@ pub async fn unenroll_handler(
 /// `GET /admin/users/{id}/factors` (`delete` is `None`): the user's factors;
 /// `DELETE /admin/users/{id}/factors/{factor_id}`: removes one (its sessions go back to
 /// `aal1`) and answers with it.
+/// What an admin does with a user's factors.
+#[derive(Debug, Clone, Copy)]
+pub enum AdminFactorAction<'a> {
+    List,
+    Delete {
+        factor: &'a str,
+    },
+    /// `PUT`: a new friendly name (`phone` only applies to phone factors, which are not
+    /// offered).
+    Update {
+        factor: &'a str,
+        friendly_name: &'a str,
+    },
+}
+
 pub async fn admin_factors(
     state: &AuthState,
     ctx: &Ctx,
     user_id: Uuid,
-    delete: Option<&str>,
+    action: AdminFactorAction<'_>,
 ) -> AuthResult<Reply> {
     authn::require_admin(state, ctx)?;
     let mut connection = state.connection().await?;
@@ -620,15 +635,15 @@ pub async fn admin_factors(
     let user = store::user_by_id(&tx, user_id)
         .await?
         .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))?;
-    let reply = match delete {
-        None => Reply::Json(Value::Array(
+    let reply = match action {
+        AdminFactorAction::List => Reply::Json(Value::Array(
             store::factors(&tx, user_id)
                 .await?
                 .into_iter()
                 .map(|factor| factor.json)
                 .collect(),
         )),
-        Some(raw) => {
+        AdminFactorAction::Delete { factor: raw } => {
             let factor = load_factor(&tx, user_id, raw).await?;
             store::audit(
                 &tx,
@@ -641,6 +656,42 @@ pub async fn admin_factors(
             )
             .await?;
             store::delete_factor(&tx, user_id, &factor).await?;
+            Reply::Json(factor.json)
+        }
+        AdminFactorAction::Update {
+            factor: raw,
+            friendly_name,
+        } => {
+            let mut factor = load_factor(&tx, user_id, raw).await?;
+            if !friendly_name.is_empty() && friendly_name != factor.friendly_name {
+                let taken = store::factors(&tx, user_id)
+                    .await?
+                    .iter()
+                    .any(|other| other.friendly_name == friendly_name);
+                if taken {
+                    return Err(AuthError::unprocessable(
+                        "mfa_factor_name_conflict",
+                        format!(
+                            "A factor with the friendly name {friendly_name:?} for this user already exists"
+                        ),
+                    ));
+                }
+                factor = store::rename_factor(&tx, factor.id, friendly_name).await?;
+            }
+            store::audit(
+                &tx,
+                audit_entry(
+                    &user,
+                    "factor_updated",
+                    ctx,
+                    Some(json!({
+                        "user_id": user_id,
+                        "factor_id": factor.id,
+                        "factor_type": factor.factor_type,
+                    })),
+                ),
+            )
+            .await?;
             Reply::Json(factor.json)
         }
     };

@@ -410,6 +410,10 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 web::delete().to(admin::delete_factor_handler),
             )
             .route(
+                "/admin/users/{id}/factors/{factor_id}",
+                web::put().to(admin::update_factor_handler),
+            )
+            .route(
                 "/admin/generate_link",
                 web::post().to(admin::generate_link_handler),
             )

@@ -1175,6 +1175,18 @@ pub async fn delete_unverified_factors(
 }
 
 /// Stores the factor's secret again (encrypted under the current key).
+/// Renames a factor; the factor as it is now.
+pub async fn rename_factor(tx: &Tx<'_>, id: Uuid, friendly_name: &str) -> AuthResult<Factor> {
+    let sql = format!(
+        "UPDATE auth.mfa_factors f SET friendly_name = $2, updated_at = now() WHERE f.id = $1
+         RETURNING {FACTOR_COLUMNS}"
+    );
+    let statement = tx.prepare_cached(&sql).await?;
+    Ok(factor_from_row(
+        &tx.query_one(&statement, &[&id, &friendly_name]).await?,
+    ))
+}
+
 pub async fn set_factor_secret(tx: &Tx<'_>, id: Uuid, secret: &str) -> AuthResult<()> {
     let statement = tx
         .prepare_cached("UPDATE auth.mfa_factors SET secret = $2 WHERE id = $1")

@@ -539,6 +539,48 @@ async fn unenroll_needs_aal2_for_verified_factors_and_admins_manage_factors() {
     assert_eq!(listed.as_array().unwrap().len(), 1);
     assert_eq!(listed[0]["id"], second.as_str());
     assert_eq!(listed[0]["status"], "verified");
+    let (status, renamed) = admin(
+        &app,
+        Method::PUT,
+        &format!("/admin/users/{user_id}/factors/{second}"),
+        Some(json!({"friendly_name": "Teléfono de la profe"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{renamed}");
+    assert_eq!(renamed["id"], second.as_str());
+    assert_eq!(renamed["friendly_name"], "Teléfono de la profe");
+    assert_eq!(renamed["status"], "verified");
+    let (_, listed) = admin(
+        &app,
+        Method::GET,
+        &format!("/admin/users/{user_id}/factors"),
+        None,
+    )
+    .await;
+    assert_eq!(listed[0]["friendly_name"], "Teléfono de la profe");
+    let updates: i64 = app
+        .admin()
+        .await
+        .query_one(
+            "SELECT count(*) FROM auth.audit_log_entries WHERE payload->>'action' = 'factor_updated'
+                AND payload->'traits'->>'factor_id' = $1",
+            &[&second],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(updates, 1);
+    let (status, body) = admin(
+        &app,
+        Method::PUT,
+        &format!("/admin/users/{user_id}/factors/{}", uuid::Uuid::new_v4()),
+        Some(json!({"friendly_name": "otro"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("mfa_factor_not_found"))
+    );
     let (status, deleted) = admin(
         &app,
         Method::DELETE,
