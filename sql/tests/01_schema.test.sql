@@ -2,7 +2,7 @@
 -- DEFINER functions, privileges that keep internals out of reach, and the reference data.
 BEGIN;
 SET LOCAL search_path = public, tests, extensions;
-SELECT plan(23);
+SELECT plan(25);
 
 SELECT is_empty(
   $$SELECT c.relname FROM pg_class c
@@ -88,6 +88,24 @@ SELECT results_eq(
   $$SELECT scope::text, region_code, comunas FROM holidays WHERE holiday_date = '2025-08-20'$$,
   $$VALUES ('comunal', 16::smallint, ARRAY['Chillán', 'Chillán Viejo'])$$,
   'communal holidays name their region and comunas');
+
+-- The user JSON of every auth/v1 answer must not call a SQL function per row: a wrapper
+-- that is not inlined costs more than the rest of the JSON (migration 0030).
+CREATE FUNCTION pg_temp.plan_text(query text) RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE
+  line text;
+  plan text := '';
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF) ' || query LOOP
+    plan := plan || line || E'\n';
+  END LOOP;
+  RETURN plan;
+END
+$f$;
+SELECT unalike(pg_temp.plan_text($$SELECT cielo.auth_identity_json(i) FROM auth.identities i$$),
+  '%auth_time(%', 'GoTrue timestamps inline into the identity JSON');
+SELECT unalike(pg_temp.plan_text($$SELECT cielo.auth_factor_json(f) FROM auth.mfa_factors f$$),
+  '%auth_time(%', 'GoTrue timestamps inline into the factor JSON');
 
 SELECT * FROM finish();
 ROLLBACK;

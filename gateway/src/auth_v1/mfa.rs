@@ -183,6 +183,14 @@ async fn load_factor(tx: &Tx<'_>, user_id: Uuid, raw: &str) -> AuthResult<Factor
         .ok_or_else(|| AuthError::not_found("mfa_factor_not_found", "Factor not found"))
 }
 
+/// 422 `mfa_factor_name_conflict`: the user already has a factor with this name.
+fn name_conflict(friendly_name: &str) -> AuthError {
+    AuthError::unprocessable(
+        "mfa_factor_name_conflict",
+        format!("A factor with the friendly name {friendly_name:?} for this user already exists"),
+    )
+}
+
 /// GoTrue's answer when a factor type's challenges and verification are switched off.
 fn verify_disabled(state: &AuthState, factor: &Factor) -> Option<AuthError> {
     match factor.factor_type.as_str() {
@@ -289,12 +297,7 @@ async fn check_new_factor(
     store::delete_expired_factors(tx, config.factor_expiry).await?;
     let factors = store::factors(tx, user_id).await?;
     if factors.iter().any(|f| f.friendly_name == friendly_name) {
-        return Err(AuthError::unprocessable(
-            "mfa_factor_name_conflict",
-            format!(
-                "A factor with the friendly name {friendly_name:?} for this user already exists"
-            ),
-        ));
+        return Err(name_conflict(friendly_name));
     }
     let verified = factors.iter().filter(|f| f.is_verified()).count();
     if factors.len() >= config.max_enrolled_factors || verified >= config.max_verified_factors {
@@ -669,12 +672,7 @@ pub async fn admin_factors(
                     .iter()
                     .any(|other| other.friendly_name == friendly_name);
                 if taken {
-                    return Err(AuthError::unprocessable(
-                        "mfa_factor_name_conflict",
-                        format!(
-                            "A factor with the friendly name {friendly_name:?} for this user already exists"
-                        ),
-                    ));
+                    return Err(name_conflict(friendly_name));
                 }
                 factor = store::rename_factor(&tx, factor.id, friendly_name).await?;
             }

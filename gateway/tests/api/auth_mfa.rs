@@ -527,7 +527,7 @@ async fn unenroll_needs_aal2_for_verified_factors_and_admins_manage_factors() {
     assert!(me.get("factors").is_none(), "{me}");
 
     // Admin: list and delete (whatever the factor's state), 404s as GoTrue.
-    let (second, _, _) = verified_factor(&app, token(&refreshed)).await;
+    let (second, _, raised) = verified_factor(&app, token(&refreshed)).await;
     let (status, listed) = admin(
         &app,
         Method::GET,
@@ -570,6 +570,34 @@ async fn unenroll_needs_aal2_for_verified_factors_and_admins_manage_factors() {
         .unwrap()
         .get(0);
     assert_eq!(updates, 1);
+    // A name the user's other factor has: 422, as at enrolment.
+    let (status, other) = enroll(
+        &app,
+        token(&raised),
+        json!({"factor_type": "totp", "friendly_name": "Otro"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{other}");
+    let (status, body) = admin(
+        &app,
+        Method::PUT,
+        &format!("/admin/users/{user_id}/factors/{second}"),
+        Some(json!({"friendly_name": "Otro"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("mfa_factor_name_conflict"))
+    );
+    let other = other["id"].as_str().unwrap();
+    let (status, _) = admin(
+        &app,
+        Method::DELETE,
+        &format!("/admin/users/{user_id}/factors/{other}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
     let (status, body) = admin(
         &app,
         Method::PUT,
