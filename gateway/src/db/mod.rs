@@ -11,6 +11,7 @@ pub mod api_pool;
 pub mod embedded;
 pub mod migrate;
 pub mod seed;
+pub mod wire;
 
 use std::time::Duration;
 

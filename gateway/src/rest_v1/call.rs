@@ -6,7 +6,7 @@ use actix_web::http::Method;
 
 use super::Request;
 use super::error::ApiError;
-use super::execute::{self, Decision, StatementOutcome, TransactionMode};
+use super::execute::{self, OutcomeChecks, TransactionMode};
 use super::plan::call::{Invocation, plan_call, resolve};
 use super::read::negotiate;
 use super::request::media::MediaType;
@@ -98,23 +98,13 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         MediaType::Singular | MediaType::SingularStripped
     );
     let rollback = rollback_wanted(config, &api.preferences);
-    let decide = move |outcome: &StatementOutcome| -> Decision {
-        let rows = outcome.page_total;
-        if singular && rows != 1 {
-            return Decision::Fail(ApiError::Singular { rows });
-        }
-        if let Some(limit) = max_affected
-            && rows > limit
-        {
-            return Decision::Fail(ApiError::MaxAffected { rows });
-        }
-        if rollback {
-            Decision::Rollback
-        } else {
-            Decision::Commit
-        }
+    let checks = OutcomeChecks {
+        put: false,
+        singular,
+        max_affected,
+        rollback,
     };
-    let outcome = execute::run(&request.pool, context, mode, statement, decide).await?;
+    let outcome = execute::run(&request.pool, context, mode, statement, checks).await?;
 
     // 5. Response, like a read's.
     let total = match api.preferences.count {

@@ -19,13 +19,13 @@ pub struct PgError {
     pub hint: Option<String>,
 }
 
-impl From<&tokio_postgres::error::DbError> for PgError {
-    fn from(error: &tokio_postgres::error::DbError) -> Self {
+impl From<&crate::db::wire::ServerError> for PgError {
+    fn from(error: &crate::db::wire::ServerError) -> Self {
         Self {
-            code: error.code().code().to_owned(),
-            message: error.message().to_owned(),
-            detail: error.detail().map(str::to_owned),
-            hint: error.hint().map(str::to_owned),
+            code: error.code.clone(),
+            message: error.message.clone(),
+            detail: error.detail.clone(),
+            hint: error.hint.clone(),
         }
     }
 }
@@ -576,15 +576,6 @@ impl ApiError {
                 details: format!("Invalid JSON value for DETAIL: '{raw_detail}'"),
                 hint: detail_hint.to_owned(),
             },
-        }
-    }
-}
-
-impl From<deadpool_postgres::PoolError> for ApiError {
-    fn from(error: deadpool_postgres::PoolError) -> Self {
-        match error {
-            deadpool_postgres::PoolError::Timeout(_) => ApiError::PoolTimeout,
-            other => ApiError::Unavailable(other.to_string()),
         }
     }
 }

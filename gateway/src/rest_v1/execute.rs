@@ -1,28 +1,30 @@
 //! The only stage that talks to PostgreSQL.
 //!
 //! Every request is one transaction on a pooled `authenticator` connection of the worker's
-//! own pool ([`ApiPool`]): `BEGIN … READ ONLY|READ WRITE`; the request settings
-//! (`search_path`, the role's own settings, `role`, `request.jwt.claims`, `request.method`,
-//! `request.path`, `request.headers`, `request.cookies`, `timezone`, hoisted function
-//! settings) in one statement; the pre-request function; the statement; `COMMIT`.
+//! own pool ([`ApiPool`]), sent as one pipeline with a single `Sync` ([`wire`]): the request
+//! settings (`search_path`, the role's own settings, `role`, `request.jwt.claims`,
+//! `request.method`, `request.path`, `request.headers`, `request.cookies`, `timezone`,
+//! hoisted function settings; `transaction_read_only` for reads) in one statement; the
+//! pre-request function; the request's statement. Statements the connection has not
+//! prepared yet are parsed in place, after the settings, so names resolve with the
+//! request's `search_path`.
 //!
-//! When the connection has every statement of the request prepared already, all of that is
-//! sent at once — one round trip. Otherwise the transaction is opened and the missing
-//! statements are prepared in a first pipeline (so names resolve with the request's
-//! `search_path`), and the rest follows in a second one. Writes wait for the statement's
-//! outcome before deciding how the transaction ends.
+//! Usually that is an implicit transaction: the server commits it at the `Sync`, or rolls
+//! it back if anything failed — one round trip and no `BEGIN`/`COMMIT` statements. An
+//! explicit `BEGIN` is sent only when the transaction needs another isolation level, or
+//! when a write's outcome must be seen before the transaction ends (singular responses,
+//! `max-affected`, `PUT`, `tx=rollback`); the end is then a second round trip.
 //!
-//! A request that is cancelled mid-transaction (the client went away) leaves its connection
-//! marked; the pool rolls the transaction back before anyone else gets the connection.
+//! A request cancelled mid-transaction (the client went away) leaves its connection out of
+//! step; the pool replaces it, which ends the transaction.
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
-use tokio_postgres::Statement;
-use tokio_postgres::types::ToSql;
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
-use crate::db::api_pool::{ApiConnection, ApiPool};
+use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
+use crate::db::wire::{self, Query, Row, text_array_literal};
 
 /// The settings PostgREST applies to every request's transaction.
 #[derive(Debug, Clone)]
@@ -51,11 +53,16 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
-    /// Names and values of the transaction's settings, in the order they are applied.
-    fn settings(&self) -> (Vec<&str>, Vec<&str>) {
-        let capacity = 8 + self.role_settings.len() + self.function_settings.len();
+    /// Names and values of the transaction's settings, in the order they are applied, as
+    /// two `text[]` literals.
+    fn settings(&self, read_only: bool) -> (String, String) {
+        let capacity = 9 + self.role_settings.len() + self.function_settings.len();
         let mut names = Vec::with_capacity(capacity);
         let mut values = Vec::with_capacity(capacity);
+        if read_only {
+            names.push("transaction_read_only");
+            values.push("on");
+        }
         names.push("search_path");
         values.push(self.search_path.as_str());
         for (name, value) in &self.role_settings {
@@ -81,7 +88,7 @@ impl RequestContext {
             names.push(name);
             values.push(value);
         }
-        (names, values)
+        (text_array_literal(names), text_array_literal(values))
     }
 }
 
@@ -121,48 +128,27 @@ async fn read_on(
     explain_count: Option<SqlBuilder>,
 ) -> Result<ReadOutcome, Failure> {
     let (sql, params) = statement.into_parts();
+    let params = texts(&params);
     let explain = explain_count.map(|count| {
         let (count_sql, count_params) = count.into_parts();
         (format!("EXPLAIN (FORMAT JSON) {count_sql}"), count_params)
     });
-    let mut sqls = vec![sql.as_str()];
-    if let Some((explain_sql, _)) = &explain {
-        sqls.push(explain_sql);
+    let explain_params;
+    let mut statements = vec![Query::new(&sql, &params)];
+    if let Some((explain_sql, count_params)) = &explain {
+        explain_params = texts(count_params);
+        statements.push(Query::new(explain_sql, &explain_params));
     }
-    let prepared = open(connection, context, READ_ONLY, &sqls).await?;
-    let client = &connection.client;
+    let results = send(connection, context, READ_ONLY, &statements, End::Commit).await?;
 
-    let main_params = param_refs(&params);
-    let explain_rows = async {
-        match (&explain, prepared.statements.get(1)) {
-            (Some((_, explain_params)), Some(statement)) => client
-                .query(statement, &param_refs(explain_params))
-                .await
-                .map(Some),
-            _ => Ok(None),
-        }
-    };
-    let (preamble, rows, explained, committed) = tokio::join!(
-        preamble(client, &prepared, context),
-        client.query(&prepared.statements[0], &main_params),
-        explain_rows,
-        client.execute(&prepared.commit, &[]),
-    );
-    preamble?;
-    let rows = rows?;
-    let explained = explained?;
-    committed?;
-
-    let row = rows
-        .first()
-        .ok_or_else(|| Failure::Internal("read statement returned no row".into()))?;
+    let row = first_row(&results, "read statement")?;
     Ok(ReadOutcome {
         total: row.try_get(0)?,
         page_total: row.try_get(1)?,
         body: row.try_get(2)?,
         response_headers: row.try_get(3)?,
         response_status: row.try_get(4)?,
-        planned_total: explained.and_then(|rows| planned_rows(&rows)),
+        planned_total: results.get(1).and_then(|rows| planned_rows(rows)),
     })
 }
 
@@ -180,13 +166,52 @@ pub struct StatementOutcome {
     pub inserted: Option<i32>,
 }
 
+/// What is checked on a write's or call's outcome before its transaction ends.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutcomeChecks {
+    /// `PUT`: exactly one row (PGRST105's sibling, the key mismatch).
+    pub put: bool,
+    /// Singular `Accept`: exactly one row (PGRST116).
+    pub singular: bool,
+    /// `Prefer: max-affected=N, handling=strict` (PGRST124).
+    pub max_affected: Option<i64>,
+    /// `Prefer: tx=rollback` (or `db-tx-end=rollback`): same response, nothing kept.
+    pub rollback: bool,
+}
+
+impl OutcomeChecks {
+    /// Whether the transaction's end depends on the outcome (otherwise it commits with
+    /// the statement, in one round trip).
+    fn needed(&self) -> bool {
+        self.put || self.singular || self.max_affected.is_some() || self.rollback
+    }
+
+    fn decide(&self, rows: i64) -> Decision {
+        if self.put && rows != 1 {
+            return Decision::Fail(ApiError::PutMismatch);
+        }
+        if self.singular && rows != 1 {
+            return Decision::Fail(ApiError::Singular { rows });
+        }
+        if let Some(limit) = self.max_affected
+            && rows > limit
+        {
+            return Decision::Fail(ApiError::MaxAffected { rows });
+        }
+        if self.rollback {
+            Decision::Rollback
+        } else {
+            Decision::Commit
+        }
+    }
+}
+
 /// How the transaction ends, decided after seeing the statement's outcome.
 #[derive(Debug)]
-pub enum Decision {
+enum Decision {
     Commit,
-    /// `Prefer: tx=rollback` (or `db-tx-end=rollback`): same response, nothing kept.
     Rollback,
-    /// A check failed (singular, max-affected, PUT key): roll back and answer this error.
+    /// A check failed: roll back and answer this error.
     Fail(ApiError),
 }
 
@@ -198,43 +223,43 @@ pub struct TransactionMode {
     pub isolation: &'static str,
 }
 
+const READ_ONLY: TransactionMode = TransactionMode {
+    read_only: true,
+    isolation: DEFAULT_ISOLATION,
+};
+
+/// The level API connections start with (see `db::api_pool`).
+const DEFAULT_ISOLATION: &str = "READ COMMITTED";
+
 /// Serialization failures and deadlocks are retried this many times in all (as PostgREST
 /// 14 does), since the client cannot tell a transient conflict from a real error.
 const ATTEMPTS: usize = 3;
 
-/// Runs a write or function call: settings, the statement, then `decide` picks commit,
-/// rollback or failure.
+/// Runs a write or function call: settings, the statement, then `checks` decide between
+/// commit, rollback and failure.
 pub async fn run(
     pool: &ApiPool,
     context: RequestContext,
     mode: TransactionMode,
     statement: SqlBuilder,
-    decide: impl Fn(&StatementOutcome) -> Decision + Send + Sync + 'static,
+    checks: OutcomeChecks,
 ) -> Result<StatementOutcome, ApiError> {
-    let begin_sql = format!(
-        "BEGIN ISOLATION LEVEL {} {}",
-        mode.isolation,
-        if mode.read_only {
-            "READ ONLY"
-        } else {
-            "READ WRITE"
-        }
-    );
     on_connection(pool, context, move |connection, context| {
         Box::pin(async move {
             let (sql, params) = statement.into_parts();
+            let params = texts(&params);
             let mut attempt = 0;
             loop {
                 attempt += 1;
-                let result = run_on(connection, &context, &begin_sql, &sql, &params, &decide).await;
+                let result = run_on(connection, &context, mode, &sql, &params, &checks).await;
                 match result {
-                    Err(Failure::Postgres(error))
+                    Err(Failure::Database(error))
                         if attempt < ATTEMPTS
                             && error
-                                .code()
-                                .is_some_and(|c| matches!(c.code(), "40001" | "40P01")) =>
+                                .server()
+                                .is_some_and(|e| matches!(e.code.as_str(), "40001" | "40P01")) =>
                     {
-                        let _ = connection.client.batch_execute("ROLLBACK").await;
+                        roll_back_if_open(connection).await;
                     }
                     other => return other,
                 }
@@ -247,23 +272,19 @@ pub async fn run(
 async fn run_on(
     connection: &mut ApiConnection,
     context: &RequestContext,
-    begin_sql: &str,
+    mode: TransactionMode,
     sql: &str,
-    params: &[TextParam],
-    decide: &(impl Fn(&StatementOutcome) -> Decision + Send + Sync),
+    params: &[&str],
+    checks: &OutcomeChecks,
 ) -> Result<StatementOutcome, Failure> {
-    let prepared = open(connection, context, begin_sql, &[sql]).await?;
-    let client = &connection.client;
-    let refs = param_refs(params);
-    let (preamble, rows) = tokio::join!(
-        preamble(client, &prepared, context),
-        client.query(&prepared.statements[0], &refs),
-    );
-    preamble?;
-    let rows = rows?;
-    let row = rows
-        .first()
-        .ok_or_else(|| Failure::Internal("statement returned no row".into()))?;
+    let end = if checks.needed() {
+        End::Caller
+    } else {
+        End::Commit
+    };
+    let statements = [Query::new(sql, params)];
+    let results = send(connection, context, mode, &statements, end).await?;
+    let row = first_row(&results, "statement")?;
     let outcome = StatementOutcome {
         total: row.try_get(0)?,
         page_total: row.try_get(1)?,
@@ -273,17 +294,22 @@ async fn run_on(
         response_status: row.try_get(5)?,
         inserted: row.try_get(6)?,
     };
-    match decide(&outcome) {
-        Decision::Commit => {
-            client.execute(&prepared.commit, &[]).await?;
+    if end == End::Caller {
+        match checks.decide(outcome.page_total) {
+            Decision::Commit => {
+                connection.pipeline(&[Query::new("COMMIT", &[])]).await?;
+            }
+            Decision::Rollback => {
+                // Deferred constraints still get their say before the rollback.
+                connection
+                    .pipeline(&[
+                        Query::new("SET CONSTRAINTS ALL IMMEDIATE", &[]),
+                        Query::new("ROLLBACK", &[]),
+                    ])
+                    .await?;
+            }
+            Decision::Fail(error) => return Err(Failure::Rejected(error)),
         }
-        Decision::Rollback => {
-            // Deferred constraints still get their say before the rollback.
-            client
-                .batch_execute("SET CONSTRAINTS ALL IMMEDIATE; ROLLBACK")
-                .await?;
-        }
-        Decision::Fail(error) => return Err(Failure::Rejected(error)),
     }
     Ok(outcome)
 }
@@ -294,30 +320,81 @@ pub async fn query(
     pool: &ApiPool,
     context: RequestContext,
     statement: SqlBuilder,
-) -> Result<Vec<tokio_postgres::Row>, ApiError> {
+) -> Result<Vec<Row>, ApiError> {
     on_connection(pool, context, move |connection, context| {
         Box::pin(async move {
             let (sql, params) = statement.into_parts();
-            let prepared = open(connection, &context, READ_ONLY, &[&sql]).await?;
-            let client = &connection.client;
-            let refs = param_refs(&params);
-            let (preamble, rows, committed) = tokio::join!(
-                preamble(client, &prepared, &context),
-                client.query(&prepared.statements[0], &refs),
-                client.execute(&prepared.commit, &[]),
-            );
-            preamble?;
-            committed?;
-            Ok(rows?)
+            let params = texts(&params);
+            let statements = [Query::new(&sql, &params)];
+            let results = send(connection, &context, READ_ONLY, &statements, End::Commit).await?;
+            Ok(results.into_iter().next().unwrap_or_default())
         })
     })
     .await
 }
 
-const READ_ONLY: &str = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY";
+/// Who ends the request's transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// It commits with the statements (or rolls back if any failed).
+    Commit,
+    /// It stays open for the caller to end after looking at the outcome.
+    Caller,
+}
 
-/// Checks out a connection and runs `work` on it; a failed transaction is rolled back so
-/// the connection goes back clean (a cancelled one is rolled back by the pool).
+/// Sends the request's transaction — settings, pre-request function, `statements` — as one
+/// pipeline and returns the rows of each of `statements`.
+async fn send(
+    connection: &mut ApiConnection,
+    context: &RequestContext,
+    mode: TransactionMode,
+    statements: &[Query<'_>],
+    end: End,
+) -> Result<Vec<Vec<Row>>, Failure> {
+    let explicit = end == End::Caller || mode.isolation != DEFAULT_ISOLATION;
+    let begin = explicit.then(|| {
+        format!(
+            "BEGIN ISOLATION LEVEL {} {}",
+            mode.isolation,
+            if mode.read_only {
+                "READ ONLY"
+            } else {
+                "READ WRITE"
+            }
+        )
+    });
+    let (names, values) = context.settings(mode.read_only && !explicit);
+    let setting_params = [names.as_str(), values.as_str()];
+
+    let mut queries = Vec::with_capacity(statements.len() + 4);
+    if let Some(begin) = &begin {
+        queries.push(Query::new(begin, &[]));
+    }
+    queries.push(Query::new(SET_CONFIG, &setting_params));
+    if let Some(pre_request) = &context.pre_request {
+        queries.push(Query::new(pre_request, &[]));
+    }
+    let first = queries.len();
+    queries.extend_from_slice(statements);
+    if explicit && end == End::Commit {
+        queries.push(Query::new("COMMIT", &[]));
+    }
+
+    let mut results = connection.pipeline(&queries).await?;
+    results.truncate(first + statements.len());
+    Ok(results.split_off(first))
+}
+
+/// The first row of the first statement's result.
+fn first_row<'r>(results: &'r [Vec<Row>], what: &str) -> Result<&'r Row, Failure> {
+    results
+        .first()
+        .and_then(|rows| rows.first())
+        .ok_or_else(|| Failure::Internal(format!("{what} returned no row")))
+}
+
+/// Checks out a connection and runs `work` on it; a transaction left open by a failure is
+/// rolled back so the connection goes back clean (a cancelled one is replaced by the pool).
 async fn on_connection<T>(
     pool: &ApiPool,
     context: RequestContext,
@@ -326,141 +403,31 @@ async fn on_connection<T>(
         RequestContext,
     ) -> BoxFuture<'c, Result<T, Failure>>,
 ) -> Result<T, ApiError> {
-    let mut connection = pool.get().await.map_err(ApiError::from)?;
+    let mut connection = pool
+        .get()
+        .await
+        .map_err(|error| database_error(Failure::Pool(error), false))?;
     let anonymous = context.anonymous;
-    connection.transaction_started();
     let result = work(&mut connection, context).await;
     if result.is_err() {
-        let _ = connection.client.batch_execute("ROLLBACK").await;
+        roll_back_if_open(&mut connection).await;
     }
-    connection.transaction_ended();
     result.map_err(|error| database_error(error, anonymous))
 }
 
-/// The statements of one request transaction.
-struct Prepared {
-    begin: Statement,
-    settings: Statement,
-    commit: Statement,
-    pre_request: Option<Statement>,
-    /// The request's own statements, in the order asked for.
-    statements: Vec<Statement>,
-    /// `BEGIN` and the settings were already executed (to prepare missing statements).
-    begun: bool,
+async fn roll_back_if_open(connection: &mut ApiConnection) {
+    if connection.in_transaction() {
+        // If this fails too, the connection is not idle and the pool replaces it.
+        let _ = connection.pipeline(&[Query::new("ROLLBACK", &[])]).await;
+    }
 }
 
-/// Finds the request's statements in the connection's cache. Any missing one is prepared
-/// inside the transaction, after `BEGIN` and the settings (one pipeline), so it is
-/// analysed with the request's `search_path`.
-async fn open(
-    connection: &mut ApiConnection,
-    context: &RequestContext,
-    begin_sql: &str,
-    sqls: &[&str],
-) -> Result<Prepared, Failure> {
-    let begin = connection.prepare_cached(begin_sql).await?;
-    let settings = connection.prepare_cached(SET_CONFIG).await?;
-    let commit = connection.prepare_cached("COMMIT").await?;
-    let pre_request_sql = context.pre_request.as_deref();
-    let wanted: Vec<&str> = pre_request_sql
-        .into_iter()
-        .chain(sqls.iter().copied())
-        .collect();
-    let cached: Vec<Option<Statement>> = wanted.iter().map(|sql| connection.cached(sql)).collect();
-
-    let (found, begun) = if cached.iter().all(Option::is_some) {
-        (cached.into_iter().flatten().collect::<Vec<_>>(), false)
-    } else {
-        let client = &connection.client;
-        let (names, values) = context.settings();
-        let setting_params: [&(dyn ToSql + Sync); 2] = [&names, &values];
-        let preparations = futures_util::future::join_all(
-            wanted
-                .iter()
-                .zip(&cached)
-                .filter(|(_, cached)| cached.is_none())
-                .map(|(sql, _)| client.prepare(sql)),
-        );
-        let (began, configured, prepared) = tokio::join!(
-            client.execute(&begin, &[]),
-            client.execute(&settings, &setting_params),
-            preparations,
-        );
-        began?;
-        configured?;
-        let mut fresh = prepared.into_iter();
-        let mut found = Vec::with_capacity(wanted.len());
-        for (sql, cached) in wanted.iter().zip(cached) {
-            let statement = match cached {
-                Some(statement) => statement,
-                None => fresh
-                    .next()
-                    .ok_or_else(|| Failure::Internal("missing prepared statement".into()))??,
-            };
-            connection.remember(sql, statement.clone());
-            found.push(statement);
-        }
-        (found, true)
-    };
-    let mut found = found.into_iter();
-    let pre_request = if pre_request_sql.is_some() {
-        found.next()
-    } else {
-        None
-    };
-    Ok(Prepared {
-        begin,
-        settings,
-        commit,
-        pre_request,
-        statements: found.collect(),
-        begun,
-    })
-}
-
-/// `BEGIN` and the settings (unless [`open`] already ran them), then the pre-request
-/// function. Every statement is sent on the first poll, so callers that `join!` this first
-/// with their own statements pipeline the whole transaction.
-async fn preamble(
-    client: &tokio_postgres::Client,
-    prepared: &Prepared,
-    context: &RequestContext,
-) -> Result<(), tokio_postgres::Error> {
-    let (names, values) = context.settings();
-    let setting_params: [&(dyn ToSql + Sync); 2] = [&names, &values];
-    let began = async {
-        if prepared.begun {
-            Ok(0)
-        } else {
-            client.execute(&prepared.begin, &[]).await
-        }
-    };
-    let configured = async {
-        if prepared.begun {
-            Ok(0)
-        } else {
-            client.execute(&prepared.settings, &setting_params).await
-        }
-    };
-    let pre_requested = async {
-        match &prepared.pre_request {
-            Some(statement) => client.execute(statement, &[]).await,
-            None => Ok(0),
-        }
-    };
-    let (began, configured, pre_requested) = tokio::join!(began, configured, pre_requested);
-    began?;
-    configured?;
-    pre_requested?;
-    Ok(())
-}
-
-fn param_refs(params: &[TextParam]) -> Vec<&(dyn ToSql + Sync)> {
-    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
+fn texts(params: &[TextParam]) -> Vec<&str> {
+    params.iter().map(|param| param.0.as_str()).collect()
 }
 
 /// `[0]."Plan"."Plan Rows"` of an `EXPLAIN (FORMAT JSON)`.
-fn planned_rows(rows: &[tokio_postgres::Row]) -> Option<i64> {
+fn planned_rows(rows: &[Row]) -> Option<i64> {
     let text: Value = rows.first()?.try_get(0).ok()?;
     text.get(0)?
         .get("Plan")?
@@ -472,22 +439,16 @@ fn planned_rows(rows: &[tokio_postgres::Row]) -> Option<i64> {
 /// What can go wrong while talking to the database.
 #[derive(Debug)]
 pub enum Failure {
-    Postgres(tokio_postgres::Error),
-    Pool(deadpool_postgres::PoolError),
+    Database(wire::Error),
+    Pool(ApiPoolError),
     Internal(String),
     /// A post-statement check refused the outcome.
     Rejected(ApiError),
 }
 
-impl From<tokio_postgres::Error> for Failure {
-    fn from(error: tokio_postgres::Error) -> Self {
-        Failure::Postgres(error)
-    }
-}
-
-impl From<deadpool_postgres::PoolError> for Failure {
-    fn from(error: deadpool_postgres::PoolError) -> Self {
-        Failure::Pool(error)
+impl From<wire::Error> for Failure {
+    fn from(error: wire::Error) -> Self {
+        Failure::Database(error)
     }
 }
 
@@ -495,21 +456,17 @@ impl From<deadpool_postgres::PoolError> for Failure {
 /// connections are 503; pool time-outs 504.
 pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
     match failure {
-        Failure::Pool(error) => ApiError::from(error),
+        Failure::Pool(ApiPoolError::Timeout(_)) => ApiError::PoolTimeout,
+        Failure::Pool(error) => ApiError::Unavailable(error.to_string()),
         Failure::Internal(message) => ApiError::Internal(message),
         Failure::Rejected(error) => error,
-        Failure::Postgres(error) => match error.as_db_error() {
-            Some(db) => ApiError::from_database(PgError::from(db), anonymous),
-            None if error.is_closed() || is_io_error(&error) => {
-                ApiError::Unavailable(error.to_string())
-            }
-            // A statement whose result the gateway cannot read is the gateway's bug.
-            None => ApiError::Internal(format!("{error:?}")),
-        },
+        Failure::Database(wire::Error::Server(error)) => {
+            ApiError::from_database(PgError::from(&*error), anonymous)
+        }
+        Failure::Database(error @ (wire::Error::Io(_) | wire::Error::Closed)) => {
+            ApiError::Unavailable(error.to_string())
+        }
+        // A statement whose result the gateway cannot read is the gateway's bug.
+        Failure::Database(error) => ApiError::Internal(error.to_string()),
     }
-}
-
-/// Whether the connection itself failed (not a statement or a conversion).
-fn is_io_error(error: &tokio_postgres::Error) -> bool {
-    std::error::Error::source(error).is_some_and(|source| source.is::<std::io::Error>())
 }

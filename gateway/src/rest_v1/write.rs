@@ -6,7 +6,7 @@ use actix_web::http::Method;
 
 use super::Request;
 use super::error::ApiError;
-use super::execute::{self, Decision, StatementOutcome, TransactionMode};
+use super::execute::{self, OutcomeChecks, StatementOutcome, TransactionMode};
 use super::plan::mutate::plan_mutation;
 use super::plan::read::find_relation;
 use super::read::negotiate;
@@ -64,29 +64,15 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
     );
     let max_affected = api.preferences.max_affected();
     let rollback = rollback_wanted(&cache.config, &api.preferences);
-    let check_method = method.clone();
-    let decide = move |outcome: &StatementOutcome| -> Decision {
-        let rows = outcome.page_total;
-        if check_method == Method::PUT {
-            if rows != 1 {
-                return Decision::Fail(ApiError::PutMismatch);
-            }
+    let checks = OutcomeChecks {
+        put: method == Method::PUT,
+        singular: singular && method != Method::PUT,
+        max_affected: if matches!(method, Method::PATCH | Method::DELETE) {
+            max_affected
         } else {
-            if singular && rows != 1 {
-                return Decision::Fail(ApiError::Singular { rows });
-            }
-            if matches!(check_method, Method::PATCH | Method::DELETE)
-                && let Some(limit) = max_affected
-                && rows > limit
-            {
-                return Decision::Fail(ApiError::MaxAffected { rows });
-            }
-        }
-        if rollback {
-            Decision::Rollback
-        } else {
-            Decision::Commit
-        }
+            None
+        },
+        rollback,
     };
     let outcome = execute::run(
         &request.pool,
@@ -96,7 +82,7 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
             isolation: "READ COMMITTED",
         },
         statement,
-        decide,
+        checks,
     )
     .await?;
 

@@ -4,7 +4,9 @@
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use crate::helpers::spawn_fixture_app_with;
+use gateway::db::wire::Query;
+
+use crate::helpers::{TestApp, spawn_fixture_app_with};
 
 #[tokio::test]
 async fn location_percent_encodes_the_new_rows_key() {
@@ -141,40 +143,127 @@ async fn deferred_constraints_still_fail_a_rolled_back_request() {
 #[tokio::test]
 async fn a_connection_dropped_mid_transaction_is_rolled_back_before_reuse() {
     let app = spawn_fixture_app_with(&[]).await;
-    let config: tokio_postgres::Config = app.database_url.parse().unwrap();
-    let pool =
-        gateway::db::api_pool::worker_pool(config, 1, std::time::Duration::from_secs(5)).unwrap();
+    let pool = one_connection_api_pool(&app);
     {
         // A request cancelled after BEGIN and a write, before COMMIT.
         let mut connection = pool.get().await.unwrap();
-        connection.transaction_started();
         connection
-            .client
-            .batch_execute(
-                "BEGIN; UPDATE fixture.schools SET name = 'Nunca' WHERE id = 1;
-                 SELECT set_config('response.status', '418', true);",
-            )
+            .pipeline(&[
+                Query::new("BEGIN", &[]),
+                Query::new(
+                    "UPDATE fixture.schools SET name = 'Nunca' WHERE id = 1",
+                    &[],
+                ),
+                Query::new("SELECT set_config('response.status', '418', true)", &[]),
+            ])
             .await
             .unwrap();
+        assert!(connection.in_transaction());
     }
-    let connection = pool.get().await.unwrap();
-    let row = connection
-        .client
-        .query_one(
+    let mut connection = pool.get().await.unwrap();
+    let rows = connection
+        .pipeline(&[Query::new(
             "SELECT coalesce(current_setting('response.status', true), ''),
                     (SELECT name FROM fixture.schools WHERE id = 1)",
             &[],
-        )
+        )])
         .await
         .unwrap();
     assert_eq!(
-        row.get::<_, String>(0),
+        rows[0][0].get::<String>(0),
         "",
         "settings of the dropped request are gone"
     );
     assert_eq!(
-        row.get::<_, String>(1),
+        rows[0][0].get::<String>(1),
         "Liceo Bicentenario",
         "its write was rolled back"
     );
+}
+
+#[tokio::test]
+async fn a_pipeline_cancelled_before_its_answers_never_feeds_them_to_the_next_request() {
+    let app = spawn_fixture_app_with(&[]).await;
+    let pool = one_connection_api_pool(&app);
+    {
+        let mut connection = pool.get().await.unwrap();
+        let slow_query = [Query::new("SELECT 'stale', pg_sleep(0.5)", &[])];
+        let slow = connection.pipeline(&slow_query);
+        let cancelled = tokio::time::timeout(std::time::Duration::from_millis(50), slow).await;
+        assert!(cancelled.is_err(), "the pipeline was cut short");
+    }
+    let mut connection = pool.get().await.unwrap();
+    let rows = connection
+        .pipeline(&[Query::new("SELECT $1::text", &["fresh"])])
+        .await
+        .unwrap();
+    assert_eq!(rows[0][0].get::<String>(0), "fresh");
+}
+
+#[tokio::test]
+async fn a_connection_the_server_ended_is_replaced_without_an_error() {
+    let app = spawn_fixture_app_with(&[]).await;
+    let pool = one_connection_api_pool(&app);
+    let pid = {
+        let mut connection = pool.get().await.unwrap();
+        let rows = connection
+            .pipeline(&[Query::new("SELECT pg_backend_pid()", &[])])
+            .await
+            .unwrap();
+        rows[0][0].get::<i32>(0)
+    };
+    app.admin()
+        .await
+        .execute("SELECT pg_terminate_backend($1)", &[&pid])
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let mut connection = pool.get().await.unwrap();
+    let rows = connection
+        .pipeline(&[Query::new("SELECT pg_backend_pid()", &[])])
+        .await
+        .expect("a fresh connection");
+    assert_ne!(rows[0][0].get::<i32>(0), pid);
+}
+
+#[tokio::test]
+async fn a_failed_pipeline_leaves_nothing_prepared_or_written() {
+    let app = spawn_fixture_app_with(&[]).await;
+    let pool = one_connection_api_pool(&app);
+    let mut connection = pool.get().await.unwrap();
+    let bad_sql = "SELECT no_such_column FROM fixture.schools";
+    let error = connection
+        .pipeline(&[
+            Query::new(
+                "UPDATE fixture.schools SET name = 'Nunca' WHERE id = 1",
+                &[],
+            ),
+            Query::new(bad_sql, &[]),
+        ])
+        .await
+        .unwrap_err();
+    let server = error.server().expect("the server's error");
+    assert_eq!(server.code, "42703");
+    assert!(!connection.is_prepared(bad_sql));
+    assert!(
+        !connection.in_transaction(),
+        "the implicit transaction ended"
+    );
+    let rows = connection
+        .pipeline(&[Query::new(
+            "SELECT name FROM fixture.schools WHERE id = $1",
+            &["1"],
+        )])
+        .await
+        .unwrap();
+    assert_eq!(
+        rows[0][0].get::<String>(0),
+        "Liceo Bicentenario",
+        "the update before the failure was rolled back with it"
+    );
+}
+
+fn one_connection_api_pool(app: &TestApp) -> gateway::db::api_pool::ApiPool {
+    let config: tokio_postgres::Config = app.database_url.parse().unwrap();
+    gateway::db::api_pool::worker_pool(config, 1, std::time::Duration::from_secs(5)).unwrap()
 }

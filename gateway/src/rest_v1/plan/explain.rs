@@ -30,15 +30,15 @@ pub fn statement(statement: SqlBuilder, json: bool, options: PlanOptions) -> Sql
 }
 
 /// The plan as the response body: the JSON document, or the text lines.
-pub fn body(rows: &[tokio_postgres::Row], json: bool) -> String {
+pub fn body(rows: &[crate::db::wire::Row], json: bool) -> String {
     if json {
         rows.first()
-            .and_then(|row| row.try_get::<_, Value>(0).ok())
+            .and_then(|row| row.try_get::<Value>(0).ok())
             .map(|plan| plan.to_string())
             .unwrap_or_else(|| "[]".to_owned())
     } else {
         rows.iter()
-            .filter_map(|row| row.try_get::<_, String>(0).ok())
+            .filter_map(|row| row.try_get::<String>(0).ok())
             .collect::<Vec<_>>()
             .join("\n")
     }
