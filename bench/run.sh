@@ -12,9 +12,10 @@
 #   gw_1000          GET /rest/v1/bench_items?select=*&limit=1000                (1000 rows)
 #   pg_select        pgbench -S -M prepared                                      (context)
 #   pg_tx            pgbench -M prepared, the gateway's own per-request SQL for gw_single,
-#                        captured from the server log: BEGIN; set_config(...); the json_agg
-#                        select; COMMIT — one statement per round trip
-#   pg_tx_pipelined  the same statements in the gateway's two pipelined round trips
+#                        captured from the server log, in a transaction: BEGIN; set_config(...);
+#                        the json_agg select; COMMIT — one statement per round trip
+#   pg_tx_pipelined  the captured statements exactly as the gateway sends them: one pipeline
+#                        with a single Sync (an implicit transaction)
 #   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
 #   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
 #
@@ -370,9 +371,9 @@ def capture_sql(log_path, marker, id_value, out_dir, n_rows):
     main = mains[-1]
     mine = [e for e in entries if e[0] == main[0]]
     i = mine.index(main)
-    b = max(k for k in range(i + 1) if mine[k][1].upper().startswith(("BEGIN", "START TRANSACTION")))
-    c = min(k for k in range(i, len(mine)) if mine[k][1].upper().startswith(("COMMIT", "END")))
-    statements = mine[b:c + 1]
+    # The request's pipeline: its settings statement through the read itself.
+    b = max(k for k in range(i + 1) if mine[k][1].startswith("SELECT pg_catalog.set_config"))
+    statements = mine[b:i + 1]
     main_index = statements.index(main)
     defines, lines = [], [f"\\set id random(1, {int(n_rows)})"]
     shapes = []
@@ -386,13 +387,11 @@ def capture_sql(log_path, marker, id_value, out_dir, n_rows):
             if not (s == main_index and v == id_value):
                 defines.append(f"s{s}p{k}={'' if v is None else v}")
         shapes.append((re.sub(r"\$(\d+)", var, sql.strip().rstrip(";")) + ";", params))
-    plain = lines + [sql for sql, _ in shapes]
-    piped = lines + ["\\startpipeline"]
-    for s, (sql, _) in enumerate(shapes):
-        if s == main_index:
-            piped += ["\\endpipeline", "\\startpipeline"]
-        piped.append(sql)
-    piped.append("\\endpipeline")
+    # pg_tx: the transaction as PostgREST shapes it, one statement per round trip.
+    plain = lines + ["BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY;"] + [sql for sql, _ in shapes] + ["COMMIT;"]
+    # pg_tx_pipelined: exactly what the gateway sends, one pipeline ending in one Sync (an
+    # implicit transaction).
+    piped = lines + ["\\startpipeline"] + [sql for sql, _ in shapes] + ["\\endpipeline"]
     open(os.path.join(out_dir, "tx.sql"), "w").write("\n".join(plain) + "\n")
     open(os.path.join(out_dir, "tx_pipelined.sql"), "w").write("\n".join(piped) + "\n")
     open(os.path.join(out_dir, "tx.defines"), "w").write("\n".join(defines) + "\n")
@@ -534,9 +533,8 @@ SCENARIOS = {
     "pg_select": ("pgbench -S -M prepared (context)", "pgbench built-in select-only on pgbench_accounts"),
     "pg_tx": ("pgbench: gateway's per-request SQL for the single-row read, one statement per round trip",
               "-M prepared; BEGIN; set_config(...); json_agg select; COMMIT"),
-    "pg_tx_pipelined": ("pgbench: same SQL in the gateway's two pipelined round trips",
-                        "-M prepared; \\startpipeline BEGIN; set_config \\endpipeline "
-                        "\\startpipeline select; COMMIT \\endpipeline"),
+    "pg_tx_pipelined": ("pgbench: the same SQL as the gateway sends it, one pipeline and one Sync",
+                        "-M prepared; \\startpipeline set_config; select \\endpipeline"),
     "pb_single": ("PocketBase: single record view", "GET /api/collections/bench_items/records/<id>"),
     "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
                     "GET /api/collections/bench_items/records?filter=amount>=<0..9000>&perPage=10"
@@ -709,9 +707,9 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
     if "pgbench_scripts" in result:
         md.append("\n## pgbench script for `pg_tx` (captured from the gateway's own statements)\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_tx"] + "```")
-        md.append("\n`pg_tx_pipelined` sends the same statements in two pipelines (BEGIN + settings, then "
-                  "the select + COMMIT), as the gateway does. Parameters are bound exactly as the gateway binds "
-                  "them (the set_config arrays, LIMIT/OFFSET); `:id` is random in 1..N.")
+        md.append("\n`pg_tx_pipelined` sends the captured statements (settings, select) as the gateway does: one "
+                  "pipeline ending in a single Sync, an implicit transaction. Parameters are bound exactly as the "
+                  "gateway binds them (text, typed by the server); `:id` is random in 1..N.")
         md.append("\n## pgbench script for `pg_insert`\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert"] + "```")
     md.append("\n## Setup\n")
