@@ -216,6 +216,14 @@ impl Stream {
         }
     }
 
+    /// Writes what the socket takes right now, without waiting.
+    fn try_write(&self, bytes: &[u8]) {
+        let _ = match self {
+            Stream::Tcp(stream) => stream.try_write(bytes),
+            Stream::Unix(stream) => stream.try_write(bytes),
+        };
+    }
+
     /// Whether the server closed the socket or sent something unasked (a termination
     /// notice) while the connection was idle. Never waits.
     fn hung_up(&self) -> bool {
@@ -584,6 +592,18 @@ impl Connection {
             if self.stream.read_buf(&mut self.read).await? == 0 {
                 return Err(Error::Closed);
             }
+        }
+    }
+}
+
+impl Drop for Connection {
+    /// Says goodbye (`Terminate`) when the connection is between messages, so the server
+    /// ends the session quietly; otherwise closing the socket ends it.
+    fn drop(&mut self) {
+        if !self.desynchronised {
+            let mut goodbye = BytesMut::with_capacity(5);
+            frontend::terminate(&mut goodbye);
+            self.stream.try_write(&goodbye);
         }
     }
 }
