@@ -547,3 +547,39 @@ async fn the_openapi_document_lists_readable_relations() {
         .unwrap();
     assert!(description.contains("This is a Foreign Key to `schools.id`."));
 }
+
+#[tokio::test]
+async fn table_reads_are_read_only_transactions() {
+    let app = spawn_fixture_app().await;
+    app.admin()
+        .await
+        .batch_execute(
+            "CREATE FUNCTION fixture.visits(fixture.schools) RETURNS int LANGUAGE sql VOLATILE
+               AS 'UPDATE fixture.schools SET name = name WHERE id = ($1).id RETURNING 1';",
+        )
+        .await
+        .unwrap();
+    // Until the schema cache knows the computed column, it is an unknown column (400).
+    let mut response = None;
+    for _ in 0..100 {
+        let answer = app
+            .rest(Method::GET, "/schools?select=id,visits&id=eq.1")
+            .bearer_auth(app.service_role_key())
+            .send()
+            .await
+            .unwrap();
+        if answer.status() != 400 {
+            response = Some(answer);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let response = response.expect("the computed column became known");
+    assert_eq!(response.status(), 405);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "25006");
+    assert_eq!(
+        body["message"],
+        "cannot execute UPDATE in a read-only transaction"
+    );
+}
