@@ -108,6 +108,39 @@ async fn body_limit_is_exact_and_answered_in_postgrest_shape() {
 }
 
 #[tokio::test]
+async fn deferred_constraints_fail_the_request_at_commit() {
+    let app = spawn_fixture_app_with(&[]).await;
+    let book = |body: Value| {
+        app.rest(Method::POST, "/room_bookings")
+            .header("Prefer", "return=representation")
+            .json(&body)
+            .send()
+    };
+    let response = book(json!({"room": "C3", "slot": 2})).await.unwrap();
+    assert_eq!(response.status(), 201);
+    // The statement itself succeeds; the unique key is checked when the transaction
+    // commits, and that failure is the answer.
+    let response = book(json!({"room": "C3", "slot": 2})).await.unwrap();
+    assert_eq!(response.status(), 409);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "23505");
+    let kept = app
+        .admin()
+        .await
+        .query(
+            "SELECT count(*) FROM fixture.room_bookings WHERE room = 'C3'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        kept[0].get::<_, i64>(0),
+        1,
+        "the second booking was not kept"
+    );
+}
+
+#[tokio::test]
 async fn deferred_constraints_still_fail_a_rolled_back_request() {
     let app = spawn_fixture_app_with(&[("PGRST_DB_TX_END", "rollback")]).await;
     let response = app
