@@ -388,9 +388,10 @@ impl Connection {
         !self.desynchronised && self.status == b'I' && !self.stream.hung_up()
     }
 
-    /// Whether a transaction block is open (after an explicit `BEGIN`).
+    /// Whether a transaction block is known to be open (after an explicit `BEGIN`) on a
+    /// connection that is in step, so that a `ROLLBACK` can end it.
     pub fn in_transaction(&self) -> bool {
-        self.status != b'I'
+        !self.desynchronised && self.status != b'I'
     }
 
     /// Whether `sql` is prepared on this connection.
@@ -404,6 +405,11 @@ impl Connection {
     /// implicit transaction. On the first error the server skips the rest, and that
     /// error is returned.
     pub async fn pipeline(&mut self, queries: &[Query<'_>]) -> Result<Vec<Vec<Row>>, Error> {
+        if self.desynchronised {
+            // Answers to an earlier pipeline may still be unread; they would be taken for
+            // this one's.
+            return Err(Error::Protocol("the connection is out of step".into()));
+        }
         let plan = self.encode(queries)?;
         self.desynchronised = true;
         self.flush().await?;
@@ -630,39 +636,9 @@ fn type_of(oid: u32) -> Type {
         .unwrap_or_else(|| Type::new(format!("oid_{oid}"), oid, Kind::Simple, String::new()))
 }
 
-/// A `text[]` literal of `values`, for passing a list as one text parameter: every element
-/// double-quoted, with `"` and `\` escaped.
-pub fn text_array_literal<'a>(values: impl IntoIterator<Item = &'a str>) -> String {
-    let mut literal = String::from("{");
-    for (index, value) in values.into_iter().enumerate() {
-        if index > 0 {
-            literal.push(',');
-        }
-        literal.push('"');
-        for character in value.chars() {
-            if matches!(character, '"' | '\\') {
-                literal.push('\\');
-            }
-            literal.push(character);
-        }
-        literal.push('"');
-    }
-    literal.push('}');
-    literal
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_array_literal_quotes_every_element() {
-        assert_eq!(text_array_literal([]), "{}");
-        assert_eq!(
-            text_array_literal(["a", "", "NULL", "x,y", "q\"uo\\te", "{}"]),
-            r#"{"a","","NULL","x,y","q\"uo\\te","{}"}"#
-        );
-    }
 
     #[test]
     fn unknown_result_types_are_opaque() {

@@ -23,8 +23,9 @@ use serde_json::Value;
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
+use super::sql::read::array_literal;
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
-use crate::db::wire::{self, Query, Row, text_array_literal};
+use crate::db::wire::{self, Query, Row};
 
 /// The settings PostgREST applies to every request's transaction.
 #[derive(Debug, Clone)]
@@ -88,7 +89,7 @@ impl RequestContext {
             names.push(name);
             values.push(value);
         }
-        (text_array_literal(names), text_array_literal(values))
+        (array_literal(names), array_literal(values))
     }
 }
 

@@ -241,6 +241,29 @@ impl TestApp {
             .header("apikey", self.anon_key())
     }
 
+    /// Sends the request `build` makes until `ready(status)` holds, and returns that
+    /// response: DDL reaches the schema cache through an event trigger a moment later.
+    /// Panics after 10 s.
+    pub async fn send_until(
+        &self,
+        build: impl Fn() -> reqwest::RequestBuilder,
+        ready: impl Fn(reqwest::StatusCode) -> bool,
+    ) -> reqwest::Response {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let response = build().send().await.expect("request");
+            if ready(response.status()) {
+                return response;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the schema cache never caught up (last status {})",
+                response.status()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// A signed access token for `claims` (HS256 with the project secret).
     pub fn token(&self, claims: serde_json::Value) -> String {
         self.keys.signer().sign(&claims).expect("sign")

@@ -1,7 +1,4 @@
 //! rest/v1 reads on the wire: exact bodies, statuses and headers as PostgREST answers.
-
-use std::time::{Duration, Instant};
-
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -481,16 +478,13 @@ async fn the_schema_cache_follows_ddl() {
         .batch_execute("CREATE TABLE fixture.anuncios (id int PRIMARY KEY, titulo text); INSERT INTO fixture.anuncios VALUES (1, 'Bienvenida')")
         .await
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let response = get(&app, "/anuncios?select=titulo").await;
-        if response.status() == 200 {
-            assert_eq!(json_of(response).await, json!([{"titulo": "Bienvenida"}]));
-            break;
-        }
-        assert!(Instant::now() < deadline, "table never appeared");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let response = app
+        .send_until(
+            || app.rest(Method::GET, "/anuncios?select=titulo"),
+            |status| status == 200,
+        )
+        .await;
+    assert_eq!(json_of(response).await, json!([{"titulo": "Bienvenida"}]));
     // NOTIFY by hand works too.
     app.admin()
         .await
@@ -560,21 +554,15 @@ async fn table_reads_are_read_only_transactions() {
         .await
         .unwrap();
     // Until the schema cache knows the computed column, it is an unknown column (400).
-    let mut response = None;
-    for _ in 0..100 {
-        let answer = app
-            .rest(Method::GET, "/schools?select=id,visits&id=eq.1")
-            .bearer_auth(app.service_role_key())
-            .send()
-            .await
-            .unwrap();
-        if answer.status() != 400 {
-            response = Some(answer);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    let response = response.expect("the computed column became known");
+    let response = app
+        .send_until(
+            || {
+                app.rest(Method::GET, "/schools?select=id,visits&id=eq.1")
+                    .bearer_auth(app.service_role_key())
+            },
+            |status| status != 400,
+        )
+        .await;
     assert_eq!(response.status(), 405);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["code"], "25006");

@@ -16,19 +16,8 @@ async fn location_percent_encodes_the_new_rows_key() {
         .batch_execute("CREATE TABLE fixture.labels (code text PRIMARY KEY, n int)")
         .await
         .unwrap();
-    // The event trigger reloads the schema cache; wait until the table is known.
-    for _ in 0..100 {
-        let status = app
-            .rest(Method::GET, "/labels")
-            .send()
-            .await
-            .unwrap()
-            .status();
-        if status == 200 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    app.send_until(|| app.rest(Method::GET, "/labels"), |status| status == 200)
+        .await;
     let response = app
         .rest(Method::POST, "/labels")
         .header("Prefer", "return=headers-only")
@@ -224,6 +213,10 @@ async fn a_pipeline_cancelled_before_its_answers_never_feeds_them_to_the_next_re
         let slow = connection.pipeline(&slow_query);
         let cancelled = tokio::time::timeout(std::time::Duration::from_millis(50), slow).await;
         assert!(cancelled.is_err(), "the pipeline was cut short");
+        let reused = connection
+            .pipeline(&[Query::new("SELECT 'next'", &[])])
+            .await;
+        assert!(reused.is_err(), "an out-of-step connection refuses work");
     }
     let mut connection = pool.get().await.unwrap();
     let rows = connection

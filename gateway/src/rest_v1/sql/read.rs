@@ -823,15 +823,16 @@ fn fts_function(operator: FtsOperator) -> &'static str {
     operator.sql_function()
 }
 
-/// A PostgreSQL array literal with every element quoted: `{"a","b,c"}`.
-pub fn array_literal(values: &[String]) -> String {
+/// A PostgreSQL array literal with every element quoted: `{"a","b,c"}` (NUL, which text
+/// cannot hold, is dropped).
+pub fn array_literal<S: AsRef<str>>(values: impl IntoIterator<Item = S>) -> String {
     let mut literal = String::from("{");
-    for (index, value) in values.iter().enumerate() {
+    for (index, value) in values.into_iter().enumerate() {
         if index > 0 {
             literal.push(',');
         }
         literal.push('"');
-        for c in value.chars() {
+        for c in value.as_ref().chars() {
             match c {
                 '"' => literal.push_str("\\\""),
                 '\\' => literal.push_str("\\\\"),
@@ -887,13 +888,13 @@ mod tests {
     #[test]
     fn array_literals_quote_every_element() {
         assert_eq!(
-            array_literal(&[
-                "1".into(),
-                "a,b".into(),
-                "x\"y".into(),
-                "back\\slash".into()
-            ]),
+            array_literal(["1", "a,b", "x\"y", "back\\slash"]),
             r#"{"1","a,b","x\"y","back\\slash"}"#
+        );
+        assert_eq!(array_literal(Vec::<String>::new()), "{}");
+        assert_eq!(
+            array_literal(["", "NULL", "{}", "n\0ul"]),
+            r#"{"","NULL","{}","nul"}"#
         );
     }
 }
