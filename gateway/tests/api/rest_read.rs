@@ -1,4 +1,5 @@
 //! rest/v1 reads on the wire: exact bodies, statuses and headers as PostgREST answers.
+
 use reqwest::Method;
 use serde_json::{Value, json};
 
