@@ -18,12 +18,14 @@
 //! A request cancelled mid-transaction (the client went away) leaves its connection out of
 //! step; the pool replaces it, which ends the transaction.
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
-use super::sql::read::array_literal;
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
 use crate::db::wire::{self, Query, Row};
 
@@ -54,47 +56,67 @@ pub struct RequestContext {
 }
 
 impl RequestContext {
-    /// Names and values of the transaction's settings, in the order they are applied, as
-    /// two `text[]` literals.
-    fn settings(&self, read_only: bool) -> (String, String) {
+    /// The transaction's settings as `name, value, name, value, …` parameters, in the order
+    /// they are applied.
+    fn settings(&self, read_only: bool) -> Vec<&str> {
         let capacity = 9 + self.role_settings.len() + self.function_settings.len();
-        let mut names = Vec::with_capacity(capacity);
-        let mut values = Vec::with_capacity(capacity);
+        let mut pairs = Vec::with_capacity(2 * capacity);
         if read_only {
-            names.push("transaction_read_only");
-            values.push("on");
+            pairs.extend(["transaction_read_only", "on"]);
         }
-        names.push("search_path");
-        values.push(self.search_path.as_str());
+        pairs.extend(["search_path", self.search_path.as_str()]);
         for (name, value) in &self.role_settings {
-            names.push(name);
-            values.push(value);
+            pairs.extend([name.as_str(), value.as_str()]);
         }
-        for (name, value) in [
-            ("role", &self.role),
-            ("request.jwt.claims", &self.claims),
-            ("request.method", &self.method),
-            ("request.path", &self.path),
-            ("request.headers", &self.headers),
-            ("request.cookies", &self.cookies),
-        ] {
-            names.push(name);
-            values.push(value);
-        }
+        pairs.extend([
+            "role",
+            self.role.as_str(),
+            "request.jwt.claims",
+            self.claims.as_str(),
+            "request.method",
+            self.method.as_str(),
+            "request.path",
+            self.path.as_str(),
+            "request.headers",
+            self.headers.as_str(),
+            "request.cookies",
+            self.cookies.as_str(),
+        ]);
         if let Some(zone) = &self.timezone {
-            names.push("timezone");
-            values.push(zone);
+            pairs.extend(["timezone", zone.as_str()]);
         }
         for (name, value) in &self.function_settings {
-            names.push(name);
-            values.push(value);
+            pairs.extend([name.as_str(), value.as_str()]);
         }
-        (array_literal(names), array_literal(values))
+        pairs
     }
 }
 
-/// One statement setting every request GUC, transaction-local, in order.
-const SET_CONFIG: &str = "SELECT pg_catalog.set_config(k, v, true) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS s(k, v, n) ORDER BY n";
+/// `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings,
+/// transaction-local. A select list is evaluated left to right (PostgREST's own settings
+/// query relies on it too), so the role's settings apply before the switch to the role and
+/// the function's after it. One text per count, so each is prepared once per connection.
+fn set_config_statement(count: usize) -> Cow<'static, str> {
+    const CACHED: usize = 32;
+    static STATEMENTS: OnceLock<Vec<String>> = OnceLock::new();
+    let build = |count: usize| {
+        let calls: Vec<String> = (0..count)
+            .map(|i| {
+                format!(
+                    "pg_catalog.set_config(${}, ${}, true)",
+                    2 * i + 1,
+                    2 * i + 2
+                )
+            })
+            .collect();
+        format!("SELECT {}", calls.join(", "))
+    };
+    if count >= CACHED {
+        return Cow::Owned(build(count));
+    }
+    let statements = STATEMENTS.get_or_init(|| (0..CACHED).map(build).collect());
+    Cow::Borrowed(statements[count].as_str())
+}
 
 /// What a read statement returns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -364,14 +386,14 @@ async fn send(
             }
         )
     });
-    let (names, values) = context.settings(mode.read_only && !explicit);
-    let setting_params = [names.as_str(), values.as_str()];
+    let setting_params = context.settings(mode.read_only && !explicit);
+    let set_config = set_config_statement(setting_params.len() / 2);
 
     let mut queries = Vec::with_capacity(statements.len() + 4);
     if let Some(begin) = &begin {
         queries.push(Query::new(begin, &[]));
     }
-    queries.push(Query::new(SET_CONFIG, &setting_params));
+    queries.push(Query::new(&set_config, &setting_params));
     if let Some(pre_request) = &context.pre_request {
         queries.push(Query::new(pre_request, &[]));
     }
@@ -469,5 +491,64 @@ pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
         }
         // A statement whose result the gateway cannot read is the gateway's bug.
         Failure::Database(error) => ApiError::Internal(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> RequestContext {
+        RequestContext {
+            search_path: "\"public\", \"extensions\"".into(),
+            role_settings: vec![("statement_timeout".into(), "3s".into())],
+            role: "anon".into(),
+            claims: r#"{"role":"anon"}"#.into(),
+            method: "GET".into(),
+            path: "/items".into(),
+            headers: "{}".into(),
+            cookies: "{}".into(),
+            timezone: Some("America/Santiago".into()),
+            anonymous: true,
+            pre_request: None,
+            function_settings: vec![("statement_timeout".into(), "1s".into())],
+        }
+    }
+
+    #[test]
+    fn settings_apply_role_settings_before_the_role_and_function_settings_last() {
+        let context = context();
+        let pairs = context.settings(true);
+        let names: Vec<&str> = pairs.iter().step_by(2).copied().collect();
+        assert_eq!(
+            names,
+            [
+                "transaction_read_only",
+                "search_path",
+                "statement_timeout",
+                "role",
+                "request.jwt.claims",
+                "request.method",
+                "request.path",
+                "request.headers",
+                "request.cookies",
+                "timezone",
+                "statement_timeout",
+            ]
+        );
+        assert_eq!(pairs.last(), Some(&"1s"));
+        assert!(!context.settings(false).contains(&"transaction_read_only"));
+    }
+
+    #[test]
+    fn the_settings_statement_has_one_call_per_setting_in_order() {
+        assert_eq!(
+            set_config_statement(2),
+            "SELECT pg_catalog.set_config($1, $2, true), pg_catalog.set_config($3, $4, true)"
+        );
+        // Past the cached counts the statement is built the same way.
+        let long = set_config_statement(40);
+        assert!(long.ends_with("pg_catalog.set_config($79, $80, true)"));
+        assert_eq!(long.matches("set_config(").count(), 40);
     }
 }
