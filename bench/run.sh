@@ -786,6 +786,19 @@ psql_admin() { "$PSQL" "$DB_URL" -X -q -v ON_ERROR_STOP=1 "$@"; }
 AUTH_URL=$(sed -E 's#^postgresql://[^:]+:([^@]*)@#postgresql://authenticator:\1@#' <<<"$DB_URL")
 PGBENCH_DB=bench_pgbench
 PGBENCH_URL=$(sed -E 's#/[^/?]*(\?.*)?$#/'"$PGBENCH_DB"'\1#' <<<"$DB_URL")
+# pgbench reaches the cluster the way the gateway does: over its Unix socket when it has one
+# (DATA_DIR/run), else over TCP.
+PG_SOCKET_DIR=$GW_DATA/run
+if [[ -S $PG_SOCKET_DIR/.s.PGSQL.$DB_PORT ]]; then
+  PGBENCH_TRANSPORT="the Unix socket in DATA_DIR/run, as the gateway connects"
+  via_socket() { sed -E 's#@127\.0\.0\.1:[0-9]+/([^?]*)$#@/\1?host='"$PG_SOCKET_DIR"'\&port='"$DB_PORT"'#' <<<"$1"; }
+  PGBENCH_DB_URL=$(via_socket "$DB_URL")
+  PGBENCH_URL=$(via_socket "$PGBENCH_URL")
+  AUTH_URL=$(via_socket "$AUTH_URL")
+else
+  PGBENCH_TRANSPORT="TCP 127.0.0.1, as the gateway connects"
+  PGBENCH_DB_URL=$DB_URL
+fi
 
 # --- schema and data ------------------------------------------------------------------------
 
@@ -1045,7 +1058,7 @@ run_attempt() { # scenario connections seconds round
     pg_insert)
       kind=pgbench
       cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
-        -f "$WORK/insert.sql" "$DB_URL")
+        -f "$WORK/insert.sql" "$PGBENCH_DB_URL")
       ;;
     pg_select)
       kind=pgbench
@@ -1117,7 +1130,7 @@ json.dump({
     "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set)"
                + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
     "postgresql settings": "$pg_settings",
-    "pgbench": "-M prepared, -j min(threads, connections), over TCP 127.0.0.1; -S on a scale-$BENCH_PGBENCH_SCALE "
+    "pgbench": "-M prepared, -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
                "database on the same cluster; the transaction scripts log in as authenticator like the gateway",
     "wrk": "-t min(threads, connections), Lua request() with a random id per request; closed loop",
     "pocketbase": json.loads('''$PB_SETTINGS''') if "$POCKETBASE" else "not run",

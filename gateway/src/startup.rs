@@ -12,6 +12,7 @@ use actix_web::dev::{Server, ServerHandle, ServiceRequest, ServiceResponse};
 use actix_web::http::header::HeaderValue;
 use actix_web::middleware::{Compress, Next, from_fn};
 use actix_web::{App, Error, HttpMessage, HttpServer, web};
+use secrecy::SecretString;
 use tracing_actix_web::{RequestId, TracingLogger};
 
 use crate::config::{ConfigError, Settings};
@@ -252,6 +253,15 @@ pub async fn start_embedded_database(
     Ok(Some(EmbeddedPostgres::start(&options).await?))
 }
 
+/// How the gateway connects to its database: `DATABASE_URL`, or its own cluster the
+/// closest way (the Unix socket; `status` still prints the TCP address for people).
+fn database_url(settings: &Settings, embedded: Option<&EmbeddedPostgres>) -> SecretString {
+    match embedded {
+        Some(embedded) => embedded.local_url(&settings.database.password, "postgres"),
+        None => settings.admin_database_url(),
+    }
+}
+
 /// `cielo serve`: the whole stack in the foreground until Ctrl-C / SIGTERM.
 pub async fn serve(settings: Settings) -> Result<(), StartError> {
     let settings = Arc::new(settings);
@@ -270,7 +280,7 @@ async fn serve_with_database(
     keys: ApiKeys,
     embedded: Option<&EmbeddedPostgres>,
 ) -> Result<(), StartError> {
-    let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings).await?;
+    let db = Database::connect_and_migrate(&database_url(&settings, embedded), &settings).await?;
     if settings.seed_demo {
         load_demo(&db).await?;
     }
@@ -312,10 +322,11 @@ async fn load_demo(db: &Database) -> Result<(), StartError> {
 /// `cielo migrate`: applies pending migrations and exits.
 pub async fn migrate_only(settings: Settings) -> Result<(), StartError> {
     let embedded = start_embedded_database(&settings).await?;
-    let result = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
-        .await
-        .map(|_| ())
-        .map_err(StartError::from);
+    let result =
+        Database::connect_and_migrate(&database_url(&settings, embedded.as_ref()), &settings)
+            .await
+            .map(|_| ())
+            .map_err(StartError::from);
     if let Some(embedded) = embedded {
         embedded.stop().await;
     }

@@ -30,6 +30,10 @@ use tokio::sync::watch;
 pub const CLUSTER_DIR: &str = "postgres";
 /// Server log of the embedded cluster, in the data directory.
 pub const LOG_FILE: &str = "postgres.log";
+/// Sub-directory of the data directory that holds the cluster's Unix socket.
+pub const SOCKET_DIR: &str = "run";
+/// Longest socket path the kernel takes (`sun_path` is 108 bytes with its NUL).
+const MAX_SOCKET_PATH: usize = 107;
 
 /// How to run the cluster.
 #[derive(Debug, Clone)]
@@ -87,6 +91,8 @@ pub enum EmbeddedError {
 pub struct EmbeddedPostgres {
     pgdata: PathBuf,
     port: u16,
+    /// Where the server's Unix socket is, when it has one the gateway can reach.
+    socket_dir: Option<PathBuf>,
     pid: i32,
     exited: watch::Receiver<Option<String>>,
     stopped: bool,
@@ -108,6 +114,7 @@ impl EmbeddedPostgres {
         let run_as = run_as()?;
         let pgdata = options.data_dir.join(CLUSTER_DIR);
         prepare_dirs(&options.data_dir, &pgdata, run_as)?;
+        let socket_dir = prepare_socket_dir(&options.data_dir, options.port, run_as)?;
 
         if !pgdata.join("PG_VERSION").exists() {
             init_cluster(&bin_dir, &options.data_dir, &pgdata, options, run_as)?;
@@ -129,7 +136,7 @@ impl EmbeddedPostgres {
         command
             .arg("-D")
             .arg(&pgdata)
-            .args(server_settings(options))
+            .args(server_settings(options, socket_dir.as_deref()))
             .env_clear()
             .env("PATH", "/usr/local/bin:/usr/bin:/bin")
             .env("LC_ALL", "C.UTF-8")
@@ -153,9 +160,10 @@ impl EmbeddedPostgres {
         })?;
         tracing::info!(pid, port = options.port, pgdata = %pgdata.display(), "starting embedded PostgreSQL");
 
-        let server = Self {
+        let mut server = Self {
             pgdata,
             port: options.port,
+            socket_dir: None,
             pid,
             exited,
             stopped: false,
@@ -169,7 +177,14 @@ impl EmbeddedPostgres {
                 tail,
             });
         }
-        tracing::info!(port = options.port, "embedded PostgreSQL is ready");
+        if let Some(dir) = socket_dir {
+            server.socket_dir = server.reach_socket(dir, &options.superuser_password).await;
+        }
+        tracing::info!(
+            port = options.port,
+            socket = ?server.socket_dir,
+            "embedded PostgreSQL is ready"
+        );
         Ok(server)
     }
 
@@ -183,6 +198,26 @@ impl EmbeddedPostgres {
 
     pub fn pgdata(&self) -> &Path {
         &self.pgdata
+    }
+
+    /// Directory of the server's Unix socket, when the gateway can use it.
+    pub fn socket_dir(&self) -> Option<&Path> {
+        self.socket_dir.as_deref()
+    }
+
+    /// The superuser's connection string for `database`, as the gateway itself connects:
+    /// over the Unix socket when there is one (no TCP stack between the gateway and its
+    /// own server), else over TCP on 127.0.0.1.
+    pub fn local_url(&self, password: &SecretString, database: &str) -> SecretString {
+        let host = match &self.socket_dir {
+            Some(dir) => crate::config::percent_encode_userinfo(&dir.to_string_lossy()),
+            None => "127.0.0.1".to_owned(),
+        };
+        SecretString::from(format!(
+            "postgresql://postgres:{}@{host}:{}/{database}",
+            crate::config::percent_encode_userinfo(password.expose_secret()),
+            self.port
+        ))
     }
 
     /// Resolves when the server process has exited, with a description of how.
@@ -230,38 +265,48 @@ impl EmbeddedPostgres {
         }
     }
 
+    /// Waits until the server answers over TCP (the address `status` prints).
     async fn wait_ready(&self, password: &SecretString) -> Result<(), String> {
         let deadline = Instant::now() + Duration::from_secs(60);
-        let mut config = tokio_postgres::Config::new();
-        config
-            .host("127.0.0.1")
-            .port(self.port)
-            .user("postgres")
-            .dbname("postgres")
-            .password(password.expose_secret())
-            .connect_timeout(Duration::from_secs(2));
+        let config = self.superuser_config("127.0.0.1", password);
         loop {
             if self.has_exited() {
                 return Err(format!("the server exited ({})", self.exited().await));
             }
-            let error = match config.connect(tokio_postgres::NoTls).await {
-                Ok((client, connection)) => {
-                    let connection = tokio::spawn(connection);
-                    let result = client.simple_query("SELECT 1").await;
-                    drop(client);
-                    let _ = connection.await;
-                    match result {
-                        Ok(_) => return Ok(()),
-                        Err(error) => error.to_string(),
-                    }
-                }
-                Err(error) => error.to_string(),
+            let error = match answers(&config).await {
+                Ok(()) => return Ok(()),
+                Err(error) => error,
             };
             if Instant::now() > deadline {
                 return Err(format!("not accepting connections after 60 s: {error}"));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// `dir` if the ready server answers on its socket there; a gateway that cannot
+    /// reach it (a root without `CAP_DAC_OVERRIDE`, say) keeps to TCP.
+    async fn reach_socket(&self, dir: PathBuf, password: &SecretString) -> Option<PathBuf> {
+        let config = self.superuser_config(&dir.to_string_lossy(), password);
+        match answers(&config).await {
+            Ok(()) => Some(dir),
+            Err(error) => {
+                tracing::warn!(dir = %dir.display(), %error, "the embedded cluster's Unix socket is unreachable; using TCP");
+                None
+            }
+        }
+    }
+
+    fn superuser_config(&self, host: &str, password: &SecretString) -> tokio_postgres::Config {
+        let mut config = tokio_postgres::Config::new();
+        config
+            .host(host)
+            .port(self.port)
+            .user("postgres")
+            .dbname("postgres")
+            .password(password.expose_secret())
+            .connect_timeout(Duration::from_secs(2));
+        config
     }
 }
 
@@ -273,13 +318,29 @@ impl Drop for EmbeddedPostgres {
     }
 }
 
+/// Whether a login as the superuser with `config` can run a query.
+async fn answers(config: &tokio_postgres::Config) -> Result<(), String> {
+    let (client, connection) = config
+        .connect(tokio_postgres::NoTls)
+        .await
+        .map_err(|error| error.to_string())?;
+    let connection = tokio::spawn(connection);
+    let result = client.simple_query("SELECT 1").await;
+    drop(client);
+    let _ = connection.await;
+    result.map(|_| ()).map_err(|error| error.to_string())
+}
+
 /// Settings given on the server's command line, so they apply on every start.
-fn server_settings(options: &EmbeddedOptions) -> Vec<String> {
+fn server_settings(options: &EmbeddedOptions, socket_dir: Option<&Path>) -> Vec<String> {
+    // A list setting: one double-quoted entry, so commas and spaces in the path are kept.
+    let socket_dir =
+        socket_dir.map(|dir| format!("\"{}\"", dir.to_string_lossy().replace('"', "\"\"")));
     let mut settings = vec![
         ("port", options.port.to_string()),
         ("listen_addresses", "127.0.0.1".to_owned()),
-        // TCP only: socket paths under deep data directories exceed the 107-byte limit.
-        ("unix_socket_directories", String::new()),
+        // The gateway's own connections; no socket when its path would be too long.
+        ("unix_socket_directories", socket_dir.unwrap_or_default()),
         ("timezone", "UTC".to_owned()),
         ("max_connections", "100".to_owned()),
         // Logical decoding feeds realtime's postgres_changes.
@@ -471,6 +532,38 @@ fn prepare_dirs(data_dir: &Path, pgdata: &Path, run_as: RunAs) -> Result<(), Emb
     Ok(())
 }
 
+/// `DATA_DIR/run`, made private to the server's account, when the socket's path in it fits
+/// the kernel's limit; `None` (TCP only) otherwise.
+fn prepare_socket_dir(
+    data_dir: &Path,
+    port: u16,
+    run_as: RunAs,
+) -> Result<Option<PathBuf>, EmbeddedError> {
+    let absolute = fs::canonicalize(data_dir).map_err(|source| io_error(data_dir, source))?;
+    let dir = absolute.join(SOCKET_DIR);
+    if !socket_path_fits(&dir, port) {
+        tracing::info!(dir = %dir.display(), "socket path too long; the gateway reaches its cluster over TCP");
+        return Ok(None);
+    }
+    if !dir.exists() {
+        fs::create_dir(&dir).map_err(|source| io_error(&dir, source))?;
+    }
+    if run_as.switch {
+        std::os::unix::fs::chown(&dir, Some(run_as.uid), Some(run_as.gid))
+            .map_err(|source| io_error(&dir, source))?;
+    }
+    // Only the server's account (and root) may reach the socket.
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
+        .map_err(|source| io_error(&dir, source))?;
+    Ok(Some(dir))
+}
+
+/// Whether `dir/.s.PGSQL.<port>` fits in `sun_path`.
+fn socket_path_fits(dir: &Path, port: u16) -> bool {
+    let name = format!("/.s.PGSQL.{port}");
+    dir.as_os_str().len() + name.len() <= MAX_SOCKET_PATH
+}
+
 /// The server user must be able to walk down to its cluster. When the gateway is root and
 /// an ancestor (say `/root`) is closed, open it for traversal only (`o+x`), and say so.
 fn ensure_traversable(dir: &Path, run_as: RunAs) -> Result<(), EmbeddedError> {
@@ -640,12 +733,41 @@ mod tests {
             bin_dir: None,
             fsync: true,
         };
-        let durable = server_settings(&options).join(" ");
+        let durable = server_settings(&options, None).join(" ");
         assert!(durable.contains("port=5999"));
         assert!(durable.contains("wal_level=logical"));
         assert!(!durable.contains("fsync=off"));
         options.fsync = false;
-        assert!(server_settings(&options).join(" ").contains("fsync=off"));
+        assert!(
+            server_settings(&options, None)
+                .join(" ")
+                .contains("fsync=off")
+        );
+    }
+
+    #[test]
+    fn the_socket_directory_is_one_quoted_list_entry_or_none() {
+        let options = EmbeddedOptions {
+            data_dir: PathBuf::from("/tmp/x"),
+            port: 5999,
+            superuser_password: SecretString::from("p".to_owned()),
+            bin_dir: None,
+            fsync: true,
+        };
+        let with = server_settings(&options, Some(Path::new("/srv/a, b\"c/run")));
+        assert!(with.contains(&"unix_socket_directories=\"/srv/a, b\"\"c/run\"".to_owned()));
+        let without = server_settings(&options, None);
+        assert!(without.contains(&"unix_socket_directories=".to_owned()));
+    }
+
+    #[test]
+    fn socket_paths_longer_than_sun_path_fall_back_to_tcp() {
+        // 96 + "/.s.PGSQL.54322" (15) = 111 > 107.
+        let deep = PathBuf::from(format!("/{}", "d".repeat(95)));
+        assert!(!socket_path_fits(&deep, 54322));
+        let short = PathBuf::from(format!("/{}", "d".repeat(91)));
+        assert!(socket_path_fits(&short, 54322));
+        assert!(socket_path_fits(Path::new("/srv/cielo/.data/run"), 54322));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The real `cielo` binary with its embedded cluster, as `make run` starts it.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -215,6 +216,20 @@ async fn embedded_stack_starts_keeps_data_and_stops_cleanly() {
     assert_eq!(health["database"], "ok");
     assert_eq!(http.get(stack.url("/")).send().await.unwrap().status(), 200);
 
+    // The gateway reaches its own cluster over the Unix socket in DATA_DIR/run, a
+    // directory only the server's account may enter.
+    let run = stack.data_dir.join("run");
+    assert!(run.join(format!(".s.PGSQL.{}", stack.db_port)).exists());
+    assert_eq!(
+        std::fs::metadata(&run).unwrap().permissions().mode() & 0o777,
+        0o700
+    );
+    assert_eq!(
+        gateway_connections(&stack.db_url()).await,
+        (true, vec![None]),
+        "the gateway's connections should all come over the socket"
+    );
+
     // `status -o env` agrees with the running server.
     let status = stack.command(&["status", "-o", "env"]).output().unwrap();
     assert!(status.status.success());
@@ -278,6 +293,47 @@ async fn embedded_stack_starts_keeps_data_and_stops_cleanly() {
     signal(&gateway, SIGKILL);
     wait_exit(&mut gateway, Duration::from_secs(10));
     stack.wait_no_postgres(Duration::from_secs(30));
+}
+
+/// Whether the gateway has connections open, and their distinct client addresses
+/// (`None`: the Unix socket).
+async fn gateway_connections(db_url: &str) -> (bool, Vec<Option<String>>) {
+    let (client, connection) = tokio_postgres::connect(db_url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let rows = client
+        .query(
+            "SELECT DISTINCT host(client_addr) FROM pg_stat_activity \
+             WHERE application_name LIKE 'cielo-%' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .unwrap();
+    let addresses: Vec<Option<String>> = rows.iter().map(|row| row.get(0)).collect();
+    (!addresses.is_empty(), addresses)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_data_dir_too_deep_for_a_socket_path_falls_back_to_tcp() {
+    // The socket path would pass the kernel's 107-byte limit.
+    let stack = Stack::new(&"deep".repeat(25));
+    let (mut gateway, _) = stack.start();
+    let health: Value = reqwest::get(stack.url("/health"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["database"], "ok");
+    assert!(!stack.data_dir.join("run").exists());
+    assert_eq!(
+        gateway_connections(&stack.db_url()).await,
+        (true, vec![Some("127.0.0.1".to_owned())])
+    );
+    signal(&gateway, SIGINT);
+    assert!(wait_exit(&mut gateway, Duration::from_secs(45)).success());
+    stack.wait_no_postgres(Duration::from_secs(5));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -68,10 +68,12 @@ async fn start_cluster() -> TestCluster {
             })
             .await
             .expect("start the embedded test cluster");
-            (
-                format!("postgresql://postgres:{SUPERUSER_PASSWORD}@127.0.0.1:{port}/"),
-                Some(embedded),
-            )
+            // As the gateway connects to its own cluster: over the Unix socket.
+            let base_url = embedded
+                .local_url(&SecretString::from(SUPERUSER_PASSWORD.to_owned()), "")
+                .expose_secret()
+                .to_owned();
+            (base_url, Some(embedded))
         }
     };
 
