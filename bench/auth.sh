@@ -14,6 +14,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/pg-socket.sh
+source "$ROOT/bench/pg-socket.sh"
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 SECONDS_PER_RUN=${BENCH_SECONDS:-10}
 CONNECTIONS=${BENCH_CONNECTIONS:-32}
@@ -82,7 +84,8 @@ CREATE TABLE cielo_bench_sessions AS
            WHERE refreshed_at IS NOT NULL ORDER BY user_id, refreshed_at DESC) s;
 SQL
 TOKENS_BEFORE=$(psql "$DB_URL" -X -Atq -c 'SELECT count(*) FROM auth.refresh_tokens')
-pgbench "$DB_URL" -n -M prepared -c "$CONNECTIONS" -j 2 -T "$SECONDS_PER_RUN" \
+# pgbench reaches the cluster the way the gateway does (bench/pg-socket.sh).
+pgbench "$(pg_socket_url "$DB_URL" "$WORK/data" "$DB_PORT")" -n -M prepared -c "$CONNECTIONS" -j 2 -T "$SECONDS_PER_RUN" \
   -f "$WORK/refresh.pgbench" >"$WORK/pgbench.out" 2>&1 || { cat "$WORK/pgbench.out" >&2; exit 1; }
 PGBENCH_TPS=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$WORK/pgbench.out" | head -n 1)
 PGBENCH_LATENCY=$(sed -n 's/^latency average = \([0-9.]*\) ms.*/\1/p' "$WORK/pgbench.out")
@@ -96,9 +99,10 @@ fi
 
 mkdir -p "$RESULTS_DIR"
 cp "$WORK/refresh.pgbench" "$RESULTS_DIR/refresh.pgbench"
-python3 - "$WORK/gateway.json" "$PGBENCH_TPS" "$PGBENCH_LATENCY" "$RESULTS_DIR" <<'PY'
+python3 - "$WORK/gateway.json" "$PGBENCH_TPS" "$PGBENCH_LATENCY" "$RESULTS_DIR" "$(pg_transport "$WORK/data" "$DB_PORT")" <<'PY'
 import json, sys, datetime, os
 g = json.load(open(sys.argv[1]))
+g["pgbench_transport"] = sys.argv[5]
 pg_tps, pg_latency, out = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 checks = [
     ("sign-ins ≥ 0.95 × raw bcrypt", g["sign_ins"]["per_second"] / g["bcrypt_raw"]["per_second"], 0.95, ">="),
@@ -124,6 +128,7 @@ md = [f"# auth/v1 benchmark ({g['date']}, {g['cpus']} CPUs, {g['connections']} c
 for name, r in rows:
     md.append(f"| {name} | {r['per_second']:.0f} | {r.get('p50_ms', 0):.1f} | {r.get('p99_ms', 0):.1f} |")
 md.append(f"| pgbench, a refresh grant's database work | {pg_tps:.0f} | avg {pg_latency:.1f} | — |")
+md += ["", f"pgbench connects over {g['pgbench_transport']}."]
 md += ["", "| Target | Value | Met |", "|---|---:|---|"]
 for c in g["checks"]:
     md.append(f"| {c['name']} | {c['value']:.2f} | {'yes' if c['met'] else 'NO'} |")

@@ -59,6 +59,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=bench/pg-socket.sh
+source "$ROOT/bench/pg-socket.sh"
 RESULTS_DIR=${BENCH_RESULTS_DIR:-$ROOT/bench/results}
 CACHE_DIR=${BENCH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cielo-bench}
 
@@ -786,19 +788,11 @@ psql_admin() { "$PSQL" "$DB_URL" -X -q -v ON_ERROR_STOP=1 "$@"; }
 AUTH_URL=$(sed -E 's#^postgresql://[^:]+:([^@]*)@#postgresql://authenticator:\1@#' <<<"$DB_URL")
 PGBENCH_DB=bench_pgbench
 PGBENCH_URL=$(sed -E 's#/[^/?]*(\?.*)?$#/'"$PGBENCH_DB"'\1#' <<<"$DB_URL")
-# pgbench reaches the cluster the way the gateway does: over its Unix socket when it has one
-# (DATA_DIR/run), else over TCP.
-PG_SOCKET_DIR=$GW_DATA/run
-if [[ -S $PG_SOCKET_DIR/.s.PGSQL.$DB_PORT ]]; then
-  PGBENCH_TRANSPORT="the Unix socket in DATA_DIR/run, as the gateway connects"
-  via_socket() { sed -E 's#@127\.0\.0\.1:[0-9]+/([^?]*)$#@/\1?host='"$PG_SOCKET_DIR"'\&port='"$DB_PORT"'#' <<<"$1"; }
-  PGBENCH_DB_URL=$(via_socket "$DB_URL")
-  PGBENCH_URL=$(via_socket "$PGBENCH_URL")
-  AUTH_URL=$(via_socket "$AUTH_URL")
-else
-  PGBENCH_TRANSPORT="TCP 127.0.0.1, as the gateway connects"
-  PGBENCH_DB_URL=$DB_URL
-fi
+# pgbench reaches the cluster the way the gateway does (bench/pg-socket.sh).
+PGBENCH_TRANSPORT=$(pg_transport "$GW_DATA" "$DB_PORT")
+PGBENCH_DB_URL=$(pg_socket_url "$DB_URL" "$GW_DATA" "$DB_PORT")
+PGBENCH_URL=$(pg_socket_url "$PGBENCH_URL" "$GW_DATA" "$DB_PORT")
+AUTH_URL=$(pg_socket_url "$AUTH_URL" "$GW_DATA" "$DB_PORT")
 
 # --- schema and data ------------------------------------------------------------------------
 
