@@ -200,11 +200,6 @@ impl EmbeddedPostgres {
         &self.pgdata
     }
 
-    /// Directory of the server's Unix socket, when the gateway can use it.
-    pub fn socket_dir(&self) -> Option<&Path> {
-        self.socket_dir.as_deref()
-    }
-
     /// The superuser's connection string for `database`, as the gateway itself connects:
     /// over the Unix socket when there is one (no TCP stack between the gateway and its
     /// own server), else over TCP on 127.0.0.1.
