@@ -55,6 +55,16 @@ impl Stack {
         format!("http://127.0.0.1:{}{path}", self.api_port)
     }
 
+    /// The `/health` document.
+    async fn health(&self) -> Value {
+        reqwest::get(self.url("/health"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// Starts the stack and waits for the status block. The caller owns the child and
     /// waits for it (`wait_exit`).
     fn start(&self) -> (Child, String) {
@@ -205,15 +215,7 @@ async fn embedded_stack_starts_keeps_data_and_stops_cleanly() {
             .status(),
         200
     );
-    let health: Value = http
-        .get(stack.url("/health"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(health["database"], "ok");
+    assert_eq!(stack.health().await["database"], "ok");
     assert_eq!(http.get(stack.url("/")).send().await.unwrap().status(), 200);
 
     // The gateway reaches its own cluster over the Unix socket in DATA_DIR/run, a
@@ -319,13 +321,7 @@ async fn a_data_dir_too_deep_for_a_socket_path_falls_back_to_tcp() {
     // The socket path would pass the kernel's 107-byte limit.
     let stack = Stack::new(&"deep".repeat(25));
     let (mut gateway, _) = stack.start();
-    let health: Value = reqwest::get(stack.url("/health"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(health["database"], "ok");
+    assert_eq!(stack.health().await["database"], "ok");
     assert!(!stack.data_dir.join("run").exists());
     assert_eq!(
         gateway_connections(&stack.db_url()).await,
