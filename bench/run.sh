@@ -29,6 +29,9 @@
 #                        (a random existing id: always the update branch)
 #   gw_update        PATCH /rest/v1/bench_counters?id=eq.<random>, return=minimal
 #   pg_insert        pgbench -M prepared: INSERT INTO bench_writes ... (one autocommit insert)
+#   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
+#                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
+#                        the database's cost for that request shape with no HTTP in front
 #   pb_create        PocketBase POST /api/collections/bench_writes/records
 #
 # Results, medians over the rounds and the target ratios at 32 connections go to
@@ -87,7 +90,7 @@ BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
 READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -346,13 +349,13 @@ PARAM = re.compile(r"\$(\d+) = (?:'((?:[^']|'')*)'|(NULL))")
 LINE = re.compile(r"^\S+ \S+ \S+ \[(\d+)\] (LOG|DETAIL):  (.*)$")
 
 
-def capture_sql(log_path, marker, id_value, out_dir, n_rows):
-    """Turns the gateway's logged SQL for one single-row read into pgbench scripts."""
+def logged_statements(log_path, marker):
+    """(pid, sql, {n: value}) of every statement logged after `marker`."""
     text = open(log_path, encoding="utf-8", errors="replace").read()
     start = text.rfind(marker)
     if start < 0:
         raise SystemExit("marker not found in the PostgreSQL log")
-    entries = []  # (pid, sql, params)
+    entries = []
     current = None
     for line in text[start:].splitlines():
         m = LINE.match(line)
@@ -369,39 +372,67 @@ def capture_sql(log_path, marker, id_value, out_dir, n_rows):
         elif kind == "DETAIL" and current is not None and rest.startswith("parameters:"):
             for pm in PARAM.finditer(rest):
                 current[2][int(pm.group(1))] = None if pm.group(3) else pm.group(2).replace("''", "'")
-    mains = [e for e in entries if e[1].startswith("WITH pgrst_source") and id_value in e[2].values()]
+    return entries
+
+
+def request_pipeline(entries, is_main, what):
+    """The statements of one request's pipeline: its settings statement through the
+    statement `is_main` picks (the last such), and that statement's index among them."""
+    mains = [e for e in entries if is_main(e)]
     if not mains:
-        raise SystemExit("the gateway's read statement was not found in the PostgreSQL log")
+        raise SystemExit(f"the gateway's {what} statement was not found in the PostgreSQL log")
     main = mains[-1]
     mine = [e for e in entries if e[0] == main[0]]
     i = mine.index(main)
-    # The request's pipeline: its settings statement through the read itself.
     b = max(k for k in range(i + 1) if mine[k][1].startswith("SELECT pg_catalog.set_config"))
     statements = mine[b:i + 1]
-    main_index = statements.index(main)
-    defines, lines = [], [f"\\set id random(1, {int(n_rows)})"]
-    shapes = []
+    return statements, statements.index(main)
+
+
+def pgbench_shapes(statements, prefix, variable=lambda s, k, v: None):
+    """Each statement with `$n` replaced by pgbench variables, and their -D definitions."""
+    defines, shapes = [], []
     for s, (_, sql, params) in enumerate(statements):
         def var(m):
             k = int(m.group(1))
-            if s == main_index and params.get(k) == id_value:
-                return ":id"
-            return f":s{s}p{k}"
+            return variable(s, k, params.get(k)) or f":{prefix}{s}p{k}"
         for k, v in sorted(params.items()):
-            if not (s == main_index and v == id_value):
-                defines.append(f"s{s}p{k}={'' if v is None else v}")
-        shapes.append((re.sub(r"\$(\d+)", var, sql.strip().rstrip(";")) + ";", params))
+            if not variable(s, k, v):
+                defines.append(f"{prefix}{s}p{k}={'' if v is None else v}")
+        shapes.append(re.sub(r"\$(\d+)", var, sql.strip().rstrip(";")) + ";")
+    return shapes, defines
+
+
+def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
+    """Turns the gateway's logged SQL for one single-row read and one single-row insert
+    into pgbench scripts."""
+    entries = logged_statements(log_path, marker)
+    statements, main_index = request_pipeline(
+        entries, lambda e: e[1].startswith("WITH pgrst_source") and id_value in e[2].values(), "read")
+    shapes, defines = pgbench_shapes(
+        statements, "s", lambda s, k, v: ":id" if s == main_index and v == id_value else None)
+    lines = [f"\\set id random(1, {int(n_rows)})"]
     # pg_tx: the transaction as PostgREST shapes it, one statement per round trip.
-    plain = lines + ["BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY;"] + [sql for sql, _ in shapes] + ["COMMIT;"]
+    plain = lines + ["BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY;"] + shapes + ["COMMIT;"]
     # pg_tx_pipelined: exactly what the gateway sends, one pipeline ending in one Sync (an
     # implicit transaction).
-    piped = lines + ["\\startpipeline"] + [sql for sql, _ in shapes] + ["\\endpipeline"]
+    piped = lines + ["\\startpipeline"] + shapes + ["\\endpipeline"]
     open(os.path.join(out_dir, "tx.sql"), "w").write("\n".join(plain) + "\n")
     open(os.path.join(out_dir, "tx_pipelined.sql"), "w").write("\n".join(piped) + "\n")
     open(os.path.join(out_dir, "tx.defines"), "w").write("\n".join(defines) + "\n")
+    # pg_insert_pipelined: the gateway's own pipeline for gw_insert (settings, the insert).
+    inserts, _ = request_pipeline(
+        entries, lambda e: " INSERT INTO " in e[1][:80] and any(body_marker in (v or "") for v in e[2].values()),
+        "insert")
+    insert_shapes, insert_defines = pgbench_shapes(inserts, "i")
+    insert_piped = ["\\startpipeline"] + insert_shapes + ["\\endpipeline"]
+    open(os.path.join(out_dir, "insert_pipelined.sql"), "w").write("\n".join(insert_piped) + "\n")
+    open(os.path.join(out_dir, "insert.defines"), "w").write("\n".join(insert_defines) + "\n")
     json.dump({"statements": [{"sql": sql, "params": {f"${k}": v for k, v in sorted(p.items())}}
                               for sql, p in [(st[1], st[2]) for st in statements]],
-               "main_index": main_index},
+               "main_index": main_index,
+               "insert_statements": [{"sql": sql, "params": {f"${k}": v for k, v in sorted(p.items())}}
+                                     for sql, p in [(st[1], st[2]) for st in inserts]]},
               open(os.path.join(out_dir, "captured_sql.json"), "w"), indent=1)
 
 
@@ -556,6 +587,10 @@ SCENARIOS = {
                   "Prefer: return=minimal"),
     "pg_insert": ("pgbench: one autocommit INSERT per transaction (the database's write limit)",
                   "-M prepared; INSERT INTO bench_writes (owner, title, amount) VALUES (..., :amount)"),
+    "pg_insert_pipelined": ("pgbench: the gateway's own SQL for gw_insert, one pipeline and one Sync "
+                            "(what the database alone allows that request shape)",
+                            "-M prepared, as authenticator; \\startpipeline set_config(...); the insert "
+                            "statement \\endpipeline"),
     "pb_create": ("PocketBase: create one record", "POST /api/collections/bench_writes/records "
                   "{owner,title,amount}"),
 }
@@ -613,6 +648,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
+        ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
+        ("pg_insert_pipelined / pg_insert", "pg_insert_pipelined", "pg_insert", None),
         ("gw_insert_rep / pg_insert", "gw_insert_rep", "pg_insert", None),
         ("gw_upsert / pg_insert", "gw_upsert", "pg_insert", None),
         ("gw_update / pg_insert", "gw_update", "pg_insert", None),
@@ -651,6 +688,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
             "pg_tx": open(os.path.join(workdir, "tx.sql")).read(),
             "pg_tx_pipelined": open(os.path.join(workdir, "tx_pipelined.sql")).read(),
             "pg_insert": open(os.path.join(workdir, "insert.sql")).read(),
+            "pg_insert_pipelined": open(os.path.join(workdir, "insert_pipelined.sql")).read(),
         }
     json.dump(result, open(out_json, "w"), indent=1)
 
@@ -716,6 +754,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "gateway binds them (text, typed by the server); `:id` is random in 1..N.")
         md.append("\n## pgbench script for `pg_insert`\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert"] + "```")
+        md.append("\n## pgbench script for `pg_insert_pipelined` (captured from the gateway's own statements)\n")
+        md.append("```sql\n" + result["pgbench_scripts"]["pg_insert_pipelined"] + "```")
+        md.append("\nRun as `authenticator`, with the captured parameters (the role switch to `anon`, the "
+                  "claims and headers, the JSON body): the database's own cost for the request's shape, with "
+                  "no HTTP in front. `pg_insert_pipelined / pg_insert` is the highest `gw_insert / pg_insert` "
+                  "a gateway sending these statements could reach.")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -729,7 +773,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         unit = " ms" if "p99" in t["name"] else "×"
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "gw_insert_rep / pg_insert",
+    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_insert_pipelined / pg_insert",
+                 "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
                  "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
         if v is not None:
@@ -903,17 +948,29 @@ sleep 0.5
 psql_admin -c "SELECT '$marker'" >/dev/null
 # The same headers as wrk sends (Host and apikey only).
 curl -s -o /dev/null -H 'User-Agent:' -H 'Accept:' -H "apikey: $ANON_KEY" "$GW$(expand_path "$GW_SINGLE")"
+CAPTURE_AMOUNT=7777
+curl -s -o /dev/null -H 'User-Agent:' -H 'Accept:' -H "apikey: $ANON_KEY" -H 'Content-Type: application/json' \
+  -H 'Prefer: return=minimal' -d "${WRITE_ROW/\{amount\}/$CAPTURE_AMOUNT}" "$GW/rest/v1/bench_writes"
 sleep 0.5
 psql_admin -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
-python3 "$HELPER" capture-sql "$GW_DATA/postgres.log" "$marker" 4321 "$WORK" "$BENCH_ROWS"
-mapfile -t tx_defines <"$WORK/tx.defines"
-tx_define_args=()
-for d in "${tx_defines[@]}"; do [[ -n $d ]] && tx_define_args+=(-D "$d"); done
+python3 "$HELPER" capture-sql "$GW_DATA/postgres.log" "$marker" 4321 "\"amount\":$CAPTURE_AMOUNT" \
+  "$WORK" "$BENCH_ROWS"
+define_args() { # file of NAME=value lines → -D arguments in the named array
+  local -n args=$2
+  local defines d
+  mapfile -t defines <"$1"
+  args=()
+  for d in "${defines[@]}"; do [[ -n $d ]] && args+=(-D "$d"); done
+}
+define_args "$WORK/tx.defines" tx_define_args
+define_args "$WORK/insert.defines" insert_define_args
 # The script must run as the gateway does and give the same body.
 check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx.sql" "${tx_define_args[@]}" "$AUTH_URL" 2>&1) ||
   { echo "$check_out" >&2; die "the captured SQL does not run under pgbench"; }
 "$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx_pipelined.sql" "${tx_define_args[@]}" "$AUTH_URL" >/dev/null 2>&1 ||
   die "the pipelined script does not run under pgbench"
+check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/insert_pipelined.sql" "${insert_define_args[@]}" "$AUTH_URL" 2>&1) ||
+  { echo "$check_out" >&2; die "the captured insert pipeline does not run under pgbench"; }
 
 # --- PocketBase -------------------------------------------------------------------------------
 
@@ -1059,6 +1116,11 @@ run_attempt() { # scenario connections seconds round
     pg_select)
       kind=pgbench
       cmd=("$PGBENCH" -n -S -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}" "$PGBENCH_URL")
+      ;;
+    pg_insert_pipelined)
+      kind=pgbench
+      cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
+        -f "$WORK/insert_pipelined.sql" "${insert_define_args[@]}" "$AUTH_URL")
       ;;
     pg_tx | pg_tx_pipelined)
       kind=pgbench
