@@ -645,11 +645,13 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_single / pb_single", "gw_single", "pb_single", 1.5),
         ("gw_single / pg_tx_pipelined", "gw_single", "pg_tx_pipelined", None),
         ("gw_single / pg_select", "gw_single", "pg_select", None),
+        ("pg_tx_pipelined / pb_single", "pg_tx_pipelined", "pb_single", None),
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
         ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
         ("pg_insert_pipelined / pg_insert", "pg_insert_pipelined", "pg_insert", None),
+        ("pg_insert_pipelined / pb_create", "pg_insert_pipelined", "pb_create", None),
         ("gw_insert_rep / pg_insert", "gw_insert_rep", "pg_insert", None),
         ("gw_upsert / pg_insert", "gw_upsert", "pg_insert", None),
         ("gw_update / pg_insert", "gw_update", "pg_insert", None),
@@ -751,15 +753,18 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         md.append("```sql\n" + result["pgbench_scripts"]["pg_tx"] + "```")
         md.append("\n`pg_tx_pipelined` sends the captured statements (settings, select) as the gateway does: one "
                   "pipeline ending in a single Sync, an implicit transaction. Parameters are bound exactly as the "
-                  "gateway binds them (text, typed by the server); `:id` is random in 1..N.")
+                  "gateway binds them (text, typed by the server); `:id` is random in 1..N. "
+                  "`pg_tx_pipelined / pb_single` is the highest `gw_single / pb_single` a gateway sending "
+                  "these statements could reach if HTTP cost nothing.")
         md.append("\n## pgbench script for `pg_insert`\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert"] + "```")
         md.append("\n## pgbench script for `pg_insert_pipelined` (captured from the gateway's own statements)\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert_pipelined"] + "```")
         md.append("\nRun as `authenticator`, with the captured parameters (the role switch to `anon`, the "
                   "claims and headers, the JSON body): the database's own cost for the request's shape, with "
-                  "no HTTP in front. `pg_insert_pipelined / pg_insert` is the highest `gw_insert / pg_insert` "
-                  "a gateway sending these statements could reach.")
+                  "no HTTP in front. `pg_insert_pipelined / pg_insert` and `pg_insert_pipelined / pb_create` "
+                  "are the highest `gw_insert / pg_insert` and `gw_insert / pb_create` a gateway sending "
+                  "these statements could reach.")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -773,7 +778,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         unit = " ms" if "p99" in t["name"] else "×"
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_insert_pipelined / pg_insert",
+    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_tx_pipelined / pb_single",
+                 "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pb_create",
                  "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
                  "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
