@@ -428,11 +428,11 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     insert_piped = ["\\startpipeline"] + insert_shapes + ["\\endpipeline"]
     open(os.path.join(out_dir, "insert_pipelined.sql"), "w").write("\n".join(insert_piped) + "\n")
     open(os.path.join(out_dir, "insert.defines"), "w").write("\n".join(insert_defines) + "\n")
-    json.dump({"statements": [{"sql": sql, "params": {f"${k}": v for k, v in sorted(p.items())}}
-                              for sql, p in [(st[1], st[2]) for st in statements]],
-               "main_index": main_index,
-               "insert_statements": [{"sql": sql, "params": {f"${k}": v for k, v in sorted(p.items())}}
-                                     for sql, p in [(st[1], st[2]) for st in inserts]]},
+    def as_json(pipeline):
+        return [{"sql": sql, "params": {f"${k}": v for k, v in sorted(params.items())}}
+                for _, sql, params in pipeline]
+    json.dump({"statements": as_json(statements), "main_index": main_index,
+               "insert_statements": as_json(inserts)},
               open(os.path.join(out_dir, "captured_sql.json"), "w"), indent=1)
 
 
