@@ -16,6 +16,9 @@
 #                        the json_agg select; COMMIT — one statement per round trip
 #   pg_tx_pipelined  the captured statements exactly as the gateway sends them: one pipeline
 #                        with a single Sync (an implicit transaction)
+#   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
+#                        front that only sends the captured statements and returns the body,
+#                        the limit for any gateway sending this SQL over HTTP
 #   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
 #   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
 #
@@ -32,6 +35,7 @@
 #   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
 #                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
 #                        the database's cost for that request shape with no HTTP in front
+#   relay_insert     gw_insert's request to bench_relay, which sends the captured insert pipeline
 #   pb_create        PocketBase POST /api/collections/bench_writes/records
 #
 # Results, medians over the rounds and the target ratios at 32 connections go to
@@ -89,8 +93,8 @@ BENCH_ROWS=${BENCH_ROWS:-10000}
 BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
-READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined relay_single pg_select pb_single gw_filtered pb_filtered gw_1000"
+WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined relay_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -105,6 +109,7 @@ die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
 
 WORK=""
 GW_PID=""
+RELAY_PID=""
 PB_PID=""
 LOAD_PID=""
 SAMPLER_PID=""
@@ -130,6 +135,7 @@ cleanup() {
   stop_pid "$SAMPLER_PID" TERM 2
   stop_pid "$LOAD_PID" TERM 5
   stop_pid "$PB_PID" TERM 10
+  stop_pid "$RELAY_PID" TERM 5
   # SIGINT: the gateway stops at once and takes its PostgreSQL cluster down with it.
   stop_pid "$GW_PID" INT 30
   if [[ -n $WORK && -d $WORK ]]; then
@@ -215,10 +221,12 @@ fi
 
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 [[ $TARGET_DIR == /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR
-log "building the release gateway"
-(cd "$ROOT" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --quiet --release --bin cielo)
+log "building the release gateway and bench_relay"
+(cd "$ROOT" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --quiet --release --bin cielo --example bench_relay)
 CIELO=$TARGET_DIR/release/cielo
+RELAY=$TARGET_DIR/release/examples/bench_relay
 [[ -x $CIELO ]] || die "no gateway binary at $CIELO"
+[[ -x $RELAY ]] || die "no bench_relay binary at $RELAY"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cielo-bench.XXXXXX")
 chmod 755 "$WORK"
@@ -431,8 +439,11 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     def as_json(pipeline):
         return [{"sql": sql, "params": {f"${k}": v for k, v in sorted(params.items())}}
                 for _, sql, params in pipeline]
-    json.dump({"statements": as_json(statements), "main_index": main_index,
-               "insert_statements": as_json(inserts)},
+    # The parameters that carry each request's own value, for the relay (bench_relay).
+    id_param = next(f"${k}" for k, v in sorted(statements[main_index][2].items()) if v == id_value)
+    body_param = next(f"${k}" for k, v in sorted(inserts[-1][2].items()) if body_marker in (v or ""))
+    json.dump({"statements": as_json(statements), "main_index": main_index, "id_param": id_param,
+               "insert_statements": as_json(inserts), "insert_body_param": body_param},
               open(os.path.join(out_dir, "captured_sql.json"), "w"), indent=1)
 
 
@@ -490,12 +501,17 @@ def measure_cpu(groups, seconds):
     return result
 
 
-def sample_cpu(duration, out, groups_json):
-    """CPU of each process group between t=1 s and t=duration-1 s."""
+def sample_cpu(duration, out, groups_json, started):
+    """CPU of each process group between t=1 s and t=duration-1 s of the load that began at
+    `started` (epoch seconds). Timed from `started`, not from this process's own start: on a
+    saturated machine Python can start late, and a window that ends after the load generator
+    exited loses its CPU."""
     duration = float(duration)
     lead = 1.0 if duration >= 4 else duration * 0.2
-    time.sleep(lead)
-    window = duration - lead - 1.0 if duration >= 4 else duration * 0.6
+    tail = 1.0 if duration >= 4 else duration * 0.2
+    begin = float(started) + lead
+    time.sleep(max(0.0, begin - time.time()))
+    window = float(started) + duration - tail - time.time()
     json.dump(measure_cpu(json.loads(groups_json), max(0.2, window)), open(out, "w"))
 
 
@@ -570,6 +586,9 @@ SCENARIOS = {
               "-M prepared; BEGIN; set_config(...); json_agg select; COMMIT"),
     "pg_tx_pipelined": ("pgbench: the same SQL as the gateway sends it, one pipeline and one Sync",
                         "-M prepared; \\startpipeline set_config; select \\endpipeline"),
+    "relay_single": ("bench_relay: the captured statements for gw_single behind the least HTTP front "
+                     "(the limit for a gateway sending them)",
+                     "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
     "pb_single": ("PocketBase: single record view", "GET /api/collections/bench_items/records/<id>"),
     "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
                     "GET /api/collections/bench_items/records?filter=amount>=<0..9000>&perPage=10"
@@ -591,6 +610,8 @@ SCENARIOS = {
                             "(what the database alone allows that request shape)",
                             "-M prepared, as authenticator; \\startpipeline set_config(...); the insert "
                             "statement \\endpipeline"),
+    "relay_insert": ("bench_relay: the captured statements for gw_insert behind the least HTTP front",
+                     "POST /rest/v1/bench_writes {owner,title,amount} → settings + insert, one Sync"),
     "pb_create": ("PocketBase: create one record", "POST /api/collections/bench_writes/records "
                   "{owner,title,amount}"),
 }
@@ -646,12 +667,17 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_single / pg_tx_pipelined", "gw_single", "pg_tx_pipelined", None),
         ("gw_single / pg_select", "gw_single", "pg_select", None),
         ("pg_tx_pipelined / pb_single", "pg_tx_pipelined", "pb_single", None),
+        ("relay_single / pb_single", "relay_single", "pb_single", None),
+        ("gw_single / relay_single", "gw_single", "relay_single", None),
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
         ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
         ("pg_insert_pipelined / pg_insert", "pg_insert_pipelined", "pg_insert", None),
         ("pg_insert_pipelined / pb_create", "pg_insert_pipelined", "pb_create", None),
+        ("relay_insert / pg_insert", "relay_insert", "pg_insert", None),
+        ("relay_insert / pb_create", "relay_insert", "pb_create", None),
+        ("gw_insert / relay_insert", "gw_insert", "relay_insert", None),
         ("gw_insert_rep / pg_insert", "gw_insert_rep", "pg_insert", None),
         ("gw_upsert / pg_insert", "gw_upsert", "pg_insert", None),
         ("gw_update / pg_insert", "gw_update", "pg_insert", None),
@@ -720,16 +746,17 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         md.append(f"| {name} | " + " | ".join(cells) + " |")
     md.append("\n## Results\n")
     md.append("| Scenario | Conns | req/s (median) | req/s min–max | p50 ms | p99 ms | errors "
-              "| CPU % (gateway / postgres / load gen / pocketbase / other / machine) "
-              "| CPU µs per request (gateway / postgres / pocketbase) |")
+              "| CPU % (gateway / relay / postgres / load gen / pocketbase / other / machine) "
+              "| CPU µs per request (gateway / relay / postgres / pocketbase) |")
     md.append("|---|---:|---:|---:|---:|---:|---:|---|---|")
     order = [s for s in SCENARIOS if s in table]
     for scenario in order:
         for conns, cell in table[scenario].items():
             cpu = cell["cpu_percent_median"]
             us = cell["cpu_us_per_request"]
-            cpu_s = " / ".join(fmt(cpu.get(k), ".0f") for k in ("gateway", "postgres", "loadgen", "pocketbase", "other", "machine"))
-            us_s = " / ".join(fmt(us.get(k), ".0f") for k in ("gateway", "postgres", "pocketbase"))
+            cpu_s = " / ".join(fmt(cpu.get(k), ".0f")
+                               for k in ("gateway", "relay", "postgres", "loadgen", "pocketbase", "other", "machine"))
+            us_s = " / ".join(fmt(us.get(k), ".0f") for k in ("gateway", "relay", "postgres", "pocketbase"))
             md.append(f"| {scenario} | {conns} | {cell['rps_median']:.0f} | {cell['rps_min']:.0f}–{cell['rps_max']:.0f} "
                       f"| {fmt(cell['p50_ms_median'], '.2f')} | {fmt(cell['p99_ms_median'], '.2f')} | {cell['errors']} "
                       f"| {cpu_s} | {us_s} |")
@@ -765,6 +792,15 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "no HTTP in front. `pg_insert_pipelined / pg_insert` and `pg_insert_pipelined / pb_create` "
                   "are the highest `gw_insert / pg_insert` and `gw_insert / pb_create` a gateway sending "
                   "these statements could reach.")
+        md.append("\n## bench_relay\n")
+        md.append("`relay_single` and `relay_insert` send the same captured statements through "
+                  "`gateway/examples/bench_relay.rs`: an HTTP/1.1 front with the gateway's worker layout "
+                  "(one single-threaded runtime per core, its own connections, one pipeline and one Sync per "
+                  "request) that does nothing else — no routing, grammar, key or JWT check, planning or "
+                  "logging. `relay_single / pb_single` and `relay_insert / pb_create` are the highest "
+                  "ratios a gateway sending these statements over HTTP could reach on this machine; "
+                  "`gw_single / relay_single` and `gw_insert / relay_insert` show what the gateway's own "
+                  "work costs.")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -779,7 +815,9 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
     for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_tx_pipelined / pb_single",
+                 "relay_single / pb_single", "gw_single / relay_single",
                  "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pb_create",
+                 "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
                  "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
                  "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
@@ -808,7 +846,7 @@ PYTHON
 
 # --- the gateway, on a private DATA_DIR with the embedded cluster -------------------------
 
-read -r API_PORT DB_PORT PB_PORT < <(python3 "$HELPER" free-ports 3)
+read -r API_PORT DB_PORT PB_PORT RELAY_PORT < <(python3 "$HELPER" free-ports 4)
 GW_DATA=$WORK/gw/data
 gateway_env=(
   env -i "PATH=$PATH" "HOME=$HOME" "LANG=C.UTF-8"
@@ -916,6 +954,7 @@ declare -A WRITE_REQUEST=(
   [gw_bulk100]="POST|/rest/v1/bench_writes|@bulk100|return=minimal"
   [gw_upsert]='POST|/rest/v1/bench_counters?on_conflict=id|{"id":{id},"title":"upserted","amount":{amount}}|resolution=merge-duplicates,return=minimal'
   [gw_update]='PATCH|/rest/v1/bench_counters?id=eq.{id}|{"amount":{amount}}|return=minimal'
+  [relay_insert]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
   [pb_create]="POST|/api/collections/bench_writes/records|$WRITE_ROW|"
 )
 expand_path() { sed -e 's/{id}/4321/; s/{amount}/5000/; s/{pbid}/i00000000004321/' <<<"$1"; }
@@ -977,6 +1016,29 @@ check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx.sql" "${tx_define_a
   die "the pipelined script does not run under pgbench"
 check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/insert_pipelined.sql" "${insert_define_args[@]}" "$AUTH_URL" 2>&1) ||
   { echo "$check_out" >&2; die "the captured insert pipeline does not run under pgbench"; }
+
+# --- bench_relay: the captured statements behind the least HTTP front --------------------------
+
+RELAY_URL=http://127.0.0.1:$RELAY_PORT
+# As many connections as the gateway's API pool.
+relay_pool=$(sed -n 's/.*\bDB_POOL_SIZE=\([0-9]*\).*/\1/p' <<<"${BENCH_GATEWAY_ENV:-}")
+log "starting bench_relay on 127.0.0.1:$RELAY_PORT (pool ${relay_pool:-10})"
+"$RELAY" --listen "127.0.0.1:$RELAY_PORT" --database "$AUTH_URL" --captured "$WORK/captured_sql.json" \
+  --pool-size "${relay_pool:-10}" >"$WORK/relay.log" 2>&1 &
+RELAY_PID=$!
+for ((i = 0; ; i++)); do
+  kill -0 "$RELAY_PID" 2>/dev/null || { cat "$WORK/relay.log" >&2; die "bench_relay exited during start-up"; }
+  grep -q "serving on" "$WORK/relay.log" && break
+  ((i < 300)) || die "bench_relay did not start in 30 s"
+  sleep 0.1
+done
+# It must answer as the gateway does: the same body for the same row, 201 for the insert.
+relay_body=$(curl -s "$RELAY_URL$(expand_path "$GW_SINGLE")")
+gateway_body=$(curl -s -H "apikey: $ANON_KEY" "$GW$(expand_path "$GW_SINGLE")")
+[[ $relay_body == "$gateway_body" ]] || die "bench_relay answered $relay_body, the gateway $gateway_body"
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+  -d "${WRITE_ROW/\{amount\}/5000}" "$RELAY_URL/rest/v1/bench_writes")
+[[ $code == 201 ]] || die "bench_relay answered $code to an insert"
 
 # --- PocketBase -------------------------------------------------------------------------------
 
@@ -1062,8 +1124,8 @@ end
 LUA
 
 cpu_groups() { # load generator pid → JSON of process groups to sample
-  printf '{"gateway":{"pid":%s},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
-    "$GW_PID" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
+  printf '{"gateway":{"pid":%s},"relay":{"pid":%s},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
+    "$GW_PID" "${RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
 }
 
 run_one() { # scenario connections seconds round(0 = warm-up, not recorded)
@@ -1092,11 +1154,12 @@ run_attempt() { # scenario connections seconds round
   if [[ $round != 0 ]]; then log_args=(-l --log-prefix "$prefix"); fi
   rm -f "$prefix".*
   case $scenario in
-    gw_single | gw_filtered | gw_1000 | pb_single | pb_filtered)
+    gw_single | gw_filtered | gw_1000 | relay_single | pb_single | pb_filtered)
       kind=wrk
       local base=$GW path header=("apikey: $ANON_KEY")
       case $scenario in
         gw_single) path=$GW_SINGLE ;;
+        relay_single) base=$RELAY_URL path=$GW_SINGLE ;;
         gw_filtered) path=$GW_FILTERED ;;
         gw_1000) path=$GW_1000 ;;
         pb_single) base=$PB path=$PB_SINGLE header=() ;;
@@ -1105,11 +1168,12 @@ run_attempt() { # scenario connections seconds round
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- GET "$path" "" "$BENCH_ROWS" "${header[@]}")
       ;;
-    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | pb_create)
+    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | pb_create)
       kind=wrk
       local method body prefer base=$GW header=("apikey: $ANON_KEY" "Content-Type: application/json")
       IFS='|' read -r method path body prefer <<<"${WRITE_REQUEST[$scenario]}"
       if [[ $scenario == pb_* ]]; then base=$PB header=("Content-Type: application/json"); fi
+      if [[ $scenario == relay_* ]]; then base=$RELAY_URL; fi
       [[ -n $prefer ]] && header+=("Prefer: $prefer")
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- "$method" "$path" "$body" "$BENCH_ROWS" "${header[@]}")
@@ -1137,10 +1201,12 @@ run_attempt() { # scenario connections seconds round
       ;;
     *) die "unknown scenario $scenario" ;;
   esac
+  local started
+  started=$(date +%s.%N)
   "${cmd[@]}" >"$out" 2>&1 &
   LOAD_PID=$!
   if [[ $round != 0 ]]; then
-    python3 "$HELPER" sample-cpu "$seconds" "$cpu" "$(cpu_groups "$LOAD_PID")" &
+    python3 "$HELPER" sample-cpu "$seconds" "$cpu" "$(cpu_groups "$LOAD_PID")" "$started" &
     SAMPLER_PID=$!
   fi
   local status=0

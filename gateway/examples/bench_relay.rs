@@ -1,0 +1,422 @@
+//! `make bench`'s limit for rest/v1: the least an HTTP front can do and still answer the
+//! gateway's benchmark requests. It reads an HTTP/1.1 request, sends the gateway's own
+//! statements for it (captured from the server log by `bench/run.sh`: the same settings, the
+//! same query, one pipeline ending in one `Sync`) on a connection of its worker, and answers
+//! with the result. Nothing else: no routing, no query grammar, no key or JWT check, no
+//! planning, no logging.
+//!
+//! The bench runs it against the gateway's own cluster. `relay_single / pb_single` is then the
+//! highest `gw_single / pb_single` a gateway sending this SQL could reach on the machine, and
+//! `gw_single / relay_single` is what the gateway's own work costs; the same for inserts.
+//!
+//! Workers are laid out as the gateway's are: one single-threaded runtime per core, each with
+//! its own connections, and accepted connections dealt to workers in turn.
+//!
+//! ```text
+//! bench_relay --listen 127.0.0.1:54400 --captured captured_sql.json \
+//!     --database "host=/data/run port=54322 user=authenticator dbname=postgres" --pool-size 10
+//! ```
+
+// A command-line tool: the line on standard output is how `bench/run.sh` knows it is ready.
+#![allow(clippy::print_stdout)]
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use bytes::BytesMut;
+use clap::Parser;
+use gateway::db::wire::{Connection, Query};
+use serde::Deserialize;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::{Notify, mpsc};
+
+/// Largest request head or body the relay reads.
+const MAX_REQUEST: usize = 1 << 20;
+/// Where PostgREST's read statement puts the JSON body: after `total_result_set` and
+/// `page_total`.
+const BODY_COLUMN: usize = 2;
+
+#[derive(Debug, Parser)]
+struct Args {
+    /// Address to serve HTTP on.
+    #[arg(long)]
+    listen: SocketAddr,
+    /// libpq-style connection string (the gateway's `authenticator` login).
+    #[arg(long)]
+    database: String,
+    /// `captured_sql.json` written by `bench/run.sh capture-sql`.
+    #[arg(long)]
+    captured: PathBuf,
+    /// Worker threads (default: one per core, as the gateway).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Database connections in all (split over the workers, as `DB_POOL_SIZE`).
+    #[arg(long, default_value_t = 10)]
+    pool_size: usize,
+}
+
+/// One captured statement: SQL with `$n` placeholders and the values they had.
+#[derive(Debug, Clone, Deserialize)]
+struct Statement {
+    sql: String,
+    params: BTreeMap<String, String>,
+}
+
+/// What `capture-sql` wrote: the read's and the insert's pipelines, and which parameter of
+/// each carries the request's own value (the row id, the JSON body).
+#[derive(Debug, Clone, Deserialize)]
+struct Captured {
+    statements: Vec<Statement>,
+    main_index: usize,
+    id_param: String,
+    insert_statements: Vec<Statement>,
+    insert_body_param: String,
+}
+
+/// A pipeline with one request-dependent parameter.
+#[derive(Debug)]
+struct Template {
+    statements: Vec<(String, Vec<String>)>,
+    /// (statement, parameter position) to replace.
+    slot: (usize, usize),
+}
+
+impl Template {
+    fn new(statements: &[Statement], statement: usize, param: &str) -> Result<Self, String> {
+        let statements: Vec<(String, Vec<String>)> = statements
+            .iter()
+            .map(|s| {
+                let mut values = Vec::with_capacity(s.params.len());
+                for n in 1..=s.params.len() {
+                    let value = s
+                        .params
+                        .get(&format!("${n}"))
+                        .ok_or("parameters are not $1..$n")?;
+                    values.push(value.clone());
+                }
+                Ok((s.sql.clone(), values))
+            })
+            .collect::<Result<_, String>>()?;
+        let position: usize = param
+            .strip_prefix('$')
+            .and_then(|n| n.parse().ok())
+            .filter(|n| *n >= 1 && statements.get(statement).is_some_and(|s| *n <= s.1.len()))
+            .ok_or_else(|| format!("no parameter {param} in statement {statement}"))?;
+        Ok(Self {
+            statements,
+            slot: (statement, position - 1),
+        })
+    }
+
+    /// Runs the pipeline with `value` in the slot; returns the last statement's first row.
+    async fn run(
+        &self,
+        connection: &mut Connection,
+        value: &str,
+    ) -> Result<Option<gateway::db::wire::Row>, gateway::db::wire::Error> {
+        let params: Vec<Vec<&str>> = self
+            .statements
+            .iter()
+            .enumerate()
+            .map(|(i, (_, values))| {
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(p, v)| {
+                        if (i, p) == self.slot {
+                            value
+                        } else {
+                            v.as_str()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let queries: Vec<Query<'_>> = self
+            .statements
+            .iter()
+            .zip(&params)
+            .map(|((sql, _), params)| Query::new(sql, params))
+            .collect();
+        let mut results = connection.pipeline(&queries).await?;
+        Ok(results.pop().and_then(|rows| rows.into_iter().next()))
+    }
+}
+
+struct Relay {
+    read: Template,
+    insert: Template,
+}
+
+/// A worker's connections.
+struct Pool {
+    idle: RefCell<Vec<Connection>>,
+    returned: Notify,
+    config: tokio_postgres::Config,
+}
+
+impl Pool {
+    async fn take(&self) -> Connection {
+        loop {
+            if let Some(connection) = self.idle.borrow_mut().pop() {
+                return connection;
+            }
+            self.returned.notified().await;
+        }
+    }
+
+    /// Puts a connection back, or a new one in place of a broken one.
+    async fn give(&self, connection: Connection) {
+        let connection = if connection.reusable() {
+            connection
+        } else {
+            match Connection::connect(&self.config, &[]).await {
+                Ok(fresh) => fresh,
+                Err(error) => {
+                    eprintln!("bench_relay: reconnect failed: {error}");
+                    return;
+                }
+            }
+        };
+        self.idle.borrow_mut().push(connection);
+        self.returned.notify_one();
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(message) = run(args) {
+        eprintln!("bench_relay: {message}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let captured: Captured = serde_json::from_slice(
+        &std::fs::read(&args.captured).map_err(|e| format!("{}: {e}", args.captured.display()))?,
+    )
+    .map_err(|e| format!("{}: {e}", args.captured.display()))?;
+    let config: tokio_postgres::Config = args
+        .database
+        .parse()
+        .map_err(|e| format!("--database: {e}"))?;
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let per_worker = args.pool_size.div_ceil(workers).max(1);
+    let listener =
+        std::net::TcpListener::bind(args.listen).map_err(|e| format!("{}: {e}", args.listen))?;
+
+    let mut senders = Vec::with_capacity(workers);
+    let mut threads = Vec::with_capacity(workers);
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+    for _ in 0..workers {
+        let (sender, receiver) = mpsc::unbounded_channel::<std::net::TcpStream>();
+        senders.push(sender);
+        let (config, captured, ready) = (config.clone(), captured.clone(), ready_tx.clone());
+        threads.push(std::thread::spawn(move || {
+            worker(config, captured, per_worker, receiver, ready);
+        }));
+    }
+    drop(ready_tx);
+    for _ in 0..workers {
+        ready_rx
+            .recv()
+            .map_err(|_| "a worker stopped during start-up".to_owned())??;
+    }
+    println!("bench_relay: serving on {}", args.listen);
+    for (turn, stream) in listener.incoming().enumerate() {
+        let Ok(stream) = stream else { continue };
+        if senders[turn % workers].send(stream).is_err() {
+            return Err("a worker stopped".into());
+        }
+    }
+    Ok(())
+}
+
+fn worker(
+    config: tokio_postgres::Config,
+    captured: Captured,
+    connections: usize,
+    mut accepted: mpsc::UnboundedReceiver<std::net::TcpStream>,
+    ready: std::sync::mpsc::Sender<Result<(), String>>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            let _ = ready.send(Err(error.to_string()));
+            return;
+        }
+    };
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&runtime, async move {
+        let templates = (
+            Template::new(
+                &captured.statements,
+                captured.main_index,
+                &captured.id_param,
+            ),
+            Template::new(
+                &captured.insert_statements,
+                captured.insert_statements.len().saturating_sub(1),
+                &captured.insert_body_param,
+            ),
+        );
+        let relay = match templates {
+            (Ok(read), Ok(insert)) => Rc::new(Relay { read, insert }),
+            (Err(e), _) | (_, Err(e)) => {
+                let _ = ready.send(Err(e));
+                return;
+            }
+        };
+        let pool = Rc::new(Pool {
+            idle: RefCell::new(Vec::with_capacity(connections)),
+            returned: Notify::new(),
+            config: config.clone(),
+        });
+        for _ in 0..connections {
+            match Connection::connect(&config, &[]).await {
+                Ok(connection) => pool.idle.borrow_mut().push(connection),
+                Err(error) => {
+                    let _ = ready.send(Err(format!("database: {error}")));
+                    return;
+                }
+            }
+        }
+        let _ = ready.send(Ok(()));
+        while let Some(stream) = accepted.recv().await {
+            let (relay, pool) = (relay.clone(), pool.clone());
+            tokio::task::spawn_local(async move {
+                let Ok(()) = stream.set_nonblocking(true) else {
+                    return;
+                };
+                let Ok(stream) = TcpStream::from_std(stream) else {
+                    return;
+                };
+                let _ = stream.set_nodelay(true);
+                if let Err(error) = serve(stream, &relay, &pool).await {
+                    eprintln!("bench_relay: connection: {error}");
+                }
+            });
+        }
+    });
+}
+
+/// One HTTP/1.1 request: method, target and body.
+struct Request {
+    get: bool,
+    target: String,
+    body: String,
+}
+
+/// Reads the next request on a keep-alive connection; `None` when the client closed it.
+async fn read_request(
+    stream: &mut TcpStream,
+    buffer: &mut BytesMut,
+) -> std::io::Result<Option<Request>> {
+    let invalid =
+        |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
+    let head_end = loop {
+        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        if buffer.len() > MAX_REQUEST {
+            return Err(invalid("request head too large"));
+        }
+        if stream.read_buf(buffer).await? == 0 {
+            return Ok(None);
+        }
+    };
+    let head =
+        std::str::from_utf8(&buffer[..head_end]).map_err(|_| invalid("head is not UTF-8"))?;
+    let mut lines = head.split("\r\n");
+    let mut request_line = lines.next().unwrap_or_default().split(' ');
+    let method = request_line.next().unwrap_or_default();
+    let target = request_line.next().unwrap_or_default().to_owned();
+    let length = lines
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
+        .map(|(_, value)| {
+            value
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| invalid("bad Content-Length"))
+        })
+        .transpose()?
+        .unwrap_or(0);
+    if length > MAX_REQUEST {
+        return Err(invalid("body too large"));
+    }
+    let get = method == "GET";
+    while buffer.len() < head_end + length {
+        if stream.read_buf(buffer).await? == 0 {
+            return Ok(None);
+        }
+    }
+    let request = buffer.split_to(head_end + length);
+    let body = String::from_utf8(request[head_end..].to_vec())
+        .map_err(|_| invalid("body is not UTF-8"))?;
+    Ok(Some(Request { get, target, body }))
+}
+
+async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Result<()> {
+    let mut buffer = BytesMut::with_capacity(4096);
+    let mut response = Vec::with_capacity(4096);
+    while let Some(request) = read_request(&mut stream, &mut buffer).await? {
+        response.clear();
+        // A read sends the row id from `id=eq.<n>`; an insert sends its JSON body.
+        let (template, value) = if request.get {
+            let id = request
+                .target
+                .split("id=eq.")
+                .nth(1)
+                .map(|rest| rest.split('&').next().unwrap_or_default());
+            (&relay.read, id.unwrap_or_default())
+        } else {
+            (&relay.insert, request.body.as_str())
+        };
+        let mut connection = pool.take().await;
+        let outcome = template.run(&mut connection, value).await;
+        match outcome {
+            Ok(row) if request.get => {
+                let body: &str = match &row {
+                    Some(row) => row.try_get(BODY_COLUMN).unwrap_or("[]"),
+                    None => "[]",
+                };
+                response.extend_from_slice(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n\
+                         Content-Range: 0-0/*\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    )
+                    .as_bytes(),
+                );
+                response.extend_from_slice(body.as_bytes());
+            }
+            Ok(_) => response.extend_from_slice(
+                b"HTTP/1.1 201 Created\r\nContent-Range: */*\r\nContent-Length: 0\r\n\r\n",
+            ),
+            Err(error) => {
+                let message = error.to_string();
+                response.extend_from_slice(
+                    format!(
+                        "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{message}",
+                        message.len()
+                    )
+                    .as_bytes(),
+                );
+            }
+        }
+        pool.give(connection).await;
+        stream.write_all(&response).await?;
+    }
+    Ok(())
+}
