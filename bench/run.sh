@@ -141,7 +141,7 @@ cleanup() {
   if [[ -n $WORK && -d $WORK ]]; then
     if [[ $status != 0 ]]; then
       log "failed (exit $status); last lines of the logs:"
-      for f in "$WORK/gateway.log" "$WORK/pocketbase.log"; do
+      for f in "$WORK/gateway.log" "$WORK/relay.log" "$WORK/pocketbase.log"; do
         [[ -f $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
       done
     fi
@@ -1320,4 +1320,9 @@ if [[ $OUTPUT_NAME == latest && $RESULTS_DIR -ef $ROOT/bench/results ]]; then
 fi
 echo
 cat "$RESULTS_DIR/$OUTPUT_NAME.md"
+relay_failures=$(grep -c "request failed" "$WORK/relay.log" || true)
+if ((relay_failures > 0)); then
+  log "bench_relay answered $relay_failures requests with 500; the first:"
+  grep -m 3 "request failed" "$WORK/relay.log" >&2
+fi
 log "results: $RESULTS_DIR/$OUTPUT_NAME.json, $RESULTS_DIR/$OUTPUT_NAME.md"

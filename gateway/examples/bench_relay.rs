@@ -302,7 +302,10 @@ fn worker(
                     return;
                 };
                 let _ = stream.set_nodelay(true);
-                if let Err(error) = serve(stream, &relay, &pool).await {
+                // wrk resets its connections when a run ends; anything else is worth a line.
+                if let Err(error) = serve(stream, &relay, &pool).await
+                    && error.kind() != std::io::ErrorKind::ConnectionReset
+                {
                     eprintln!("bench_relay: connection: {error}");
                 }
             });
@@ -406,6 +409,7 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Re
             ),
             Err(error) => {
                 let message = error.to_string();
+                eprintln!("bench_relay: request failed: {message}");
                 response.extend_from_slice(
                     format!(
                         "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{message}",
