@@ -133,9 +133,12 @@ pub fn resolve(
     })
 }
 
+/// The `apikey` header's name, built once rather than parsed from a string per request.
+const APIKEY: header::HeaderName = header::HeaderName::from_static("apikey");
+
 /// The `apikey` header, else the `apikey` query parameter (websocket clients).
 fn presented_key(request: &ServiceRequest) -> Option<String> {
-    if let Some(value) = request.headers().get("apikey") {
+    if let Some(value) = request.headers().get(APIKEY) {
         return value.to_str().ok().map(str::to_owned);
     }
     url::form_urlencoded::parse(request.query_string().as_bytes())

@@ -32,9 +32,10 @@ pub const API_PREFIXES: &[&str] = &[
 ];
 
 pub fn is_api_path(path: &str) -> bool {
-    API_PREFIXES
-        .iter()
-        .any(|prefix| path == *prefix || path.starts_with(&format!("{prefix}/")))
+    API_PREFIXES.iter().any(|prefix| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 /// `GET /config.json`: the app's runtime configuration.

@@ -15,21 +15,31 @@ use tokio_postgres::types::{Format, IsNull, ToSql, Type, to_sql_checked};
 /// represented and is removed (Postgres would reject the statement anyway).
 pub fn ident(name: &str) -> String {
     let mut quoted = String::with_capacity(name.len() + 2);
-    quoted.push('"');
+    push_ident(&mut quoted, name);
+    quoted
+}
+
+/// The quoting itself, appended to `out`: [`ident`], [`qualified`] and [`SqlBuilder::ident`]
+/// all go through it, so there is one place that decides how a name becomes SQL.
+fn push_ident(out: &mut String, name: &str) {
+    out.push('"');
     for c in name.chars() {
         match c {
-            '"' => quoted.push_str("\"\""),
+            '"' => out.push_str("\"\""),
             '\0' => {}
-            other => quoted.push(other),
+            other => out.push(other),
         }
     }
-    quoted.push('"');
-    quoted
+    out.push('"');
 }
 
 /// `"schema"."name"`.
 pub fn qualified(schema: &str, name: &str) -> String {
-    format!("{}.{}", ident(schema), ident(name))
+    let mut quoted = String::with_capacity(schema.len() + name.len() + 5);
+    push_ident(&mut quoted, schema);
+    quoted.push('.');
+    push_ident(&mut quoted, name);
+    quoted
 }
 
 /// A parameter value sent in text format, whatever type the server infers for it.
@@ -86,7 +96,7 @@ impl SqlBuilder {
 
     /// Appends a quoted identifier.
     pub fn ident(&mut self, name: &str) -> &mut Self {
-        self.sql.push_str(&ident(name));
+        push_ident(&mut self.sql, name);
         self
     }
 

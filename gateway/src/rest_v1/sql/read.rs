@@ -130,6 +130,11 @@ fn qualifier_sql(qualifier: &Qualifier) -> String {
 
 /// `<q>."col"` with its JSON path.
 fn column_expression(sql: &mut SqlBuilder, qualifier: &str, column: &ColumnRef) {
+    if column.json_path.is_empty() {
+        // The common case, written in place.
+        sql.push(qualifier).push(".").ident(&column.name);
+        return;
+    }
     let base = format!("{qualifier}.{}", ident(&column.name));
     json_path(sql, &base, column.is_json(), &column.json_path);
 }
