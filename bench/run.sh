@@ -795,7 +795,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         md.append("\n## bench_relay\n")
         md.append("`relay_single` and `relay_insert` send the same captured statements through "
                   "`gateway/examples/bench_relay.rs`: an HTTP/1.1 front with the gateway's worker layout "
-                  "(one single-threaded runtime per core, its own connections, one pipeline and one Sync per "
+                  "(one single-threaded runtime per core with the gateway's per-worker pool, one pipeline and one Sync per "
                   "request) that does nothing else — no routing, grammar, key or JWT check, planning or "
                   "logging. `relay_single / pb_single` and `relay_insert / pb_create` are the highest "
                   "ratios a gateway sending these statements over HTTP could reach on this machine; "

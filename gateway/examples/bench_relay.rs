@@ -10,7 +10,8 @@
 //! `gw_single / relay_single` is what the gateway's own work costs; the same for inserts.
 //!
 //! Workers are laid out as the gateway's are: one single-threaded runtime per core, each with
-//! its own connections, and accepted connections dealt to workers in turn.
+//! its own pool (`db::api_pool`, the gateway's), and accepted connections dealt to workers in
+//! turn.
 //!
 //! ```text
 //! bench_relay --listen 127.0.0.1:54400 --captured captured_sql.json \
@@ -20,7 +21,6 @@
 // A command-line tool: the line on standard output is how `bench/run.sh` knows it is ready.
 #![allow(clippy::print_stdout)]
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -28,12 +28,15 @@ use std::rc::Rc;
 
 use bytes::BytesMut;
 use clap::Parser;
+use gateway::db::api_pool::{self, ApiPool};
 use gateway::db::wire::{Connection, Query};
 use serde::Deserialize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::mpsc;
 
+/// How long a request waits for a connection of its worker.
+const POOL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// Largest request head or body the relay reads.
 const MAX_REQUEST: usize = 1 << 20;
 /// Where PostgREST's read statement puts the JSON body: after `total_result_set` and
@@ -152,41 +155,6 @@ struct Relay {
     insert: Template,
 }
 
-/// A worker's connections.
-struct Pool {
-    idle: RefCell<Vec<Connection>>,
-    returned: Notify,
-    config: tokio_postgres::Config,
-}
-
-impl Pool {
-    async fn take(&self) -> Connection {
-        loop {
-            if let Some(connection) = self.idle.borrow_mut().pop() {
-                return connection;
-            }
-            self.returned.notified().await;
-        }
-    }
-
-    /// Puts a connection back, or a new one in place of a broken one.
-    async fn give(&self, connection: Connection) {
-        let connection = if connection.reusable() {
-            connection
-        } else {
-            match Connection::connect(&self.config, &[]).await {
-                Ok(fresh) => fresh,
-                Err(error) => {
-                    eprintln!("bench_relay: reconnect failed: {error}");
-                    return;
-                }
-            }
-        };
-        self.idle.borrow_mut().push(connection);
-        self.returned.notify_one();
-    }
-}
-
 fn main() {
     let args = Args::parse();
     if let Err(message) = run(args) {
@@ -277,20 +245,27 @@ fn worker(
                 return;
             }
         };
-        let pool = Rc::new(Pool {
-            idle: RefCell::new(Vec::with_capacity(connections)),
-            returned: Notify::new(),
-            config: config.clone(),
-        });
+        // The gateway's own per-worker pool: the same connections, startup settings and
+        // checkout cost as rest/v1's.
+        let pool = match api_pool::worker_pool(config, connections, POOL_WAIT) {
+            Ok(pool) => pool,
+            Err(error) => {
+                let _ = ready.send(Err(format!("pool: {error}")));
+                return;
+            }
+        };
+        // Open every connection now, so the first requests measure no log-ins.
+        let mut opened = Vec::with_capacity(connections);
         for _ in 0..connections {
-            match Connection::connect(&config, &[]).await {
-                Ok(connection) => pool.idle.borrow_mut().push(connection),
+            match pool.get().await {
+                Ok(connection) => opened.push(connection),
                 Err(error) => {
                     let _ = ready.send(Err(format!("database: {error}")));
                     return;
                 }
             }
         }
+        drop(opened);
         let _ = ready.send(Ok(()));
         while let Some(stream) = accepted.recv().await {
             let (relay, pool) = (relay.clone(), pool.clone());
@@ -370,7 +345,7 @@ async fn read_request(
     Ok(Some(Request { get, target, body }))
 }
 
-async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Result<()> {
+async fn serve(mut stream: TcpStream, relay: &Relay, pool: &ApiPool) -> std::io::Result<()> {
     let mut buffer = BytesMut::with_capacity(4096);
     let mut response = Vec::with_capacity(4096);
     while let Some(request) = read_request(&mut stream, &mut buffer).await? {
@@ -386,8 +361,13 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Re
         } else {
             (&relay.insert, request.body.as_str())
         };
-        let mut connection = pool.take().await;
-        let outcome = template.run(&mut connection, value).await;
+        let outcome = match pool.get().await {
+            Ok(mut connection) => template
+                .run(&mut connection, value)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(error) => Err(error.to_string()),
+        };
         match outcome {
             Ok(row) if request.get => {
                 let body: &str = match &row {
@@ -407,8 +387,7 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Re
             Ok(_) => response.extend_from_slice(
                 b"HTTP/1.1 201 Created\r\nContent-Range: */*\r\nContent-Length: 0\r\n\r\n",
             ),
-            Err(error) => {
-                let message = error.to_string();
+            Err(message) => {
                 eprintln!("bench_relay: request failed: {message}");
                 response.extend_from_slice(
                     format!(
@@ -419,7 +398,6 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &Pool) -> std::io::Re
                 );
             }
         }
-        pool.give(connection).await;
         stream.write_all(&response).await?;
     }
     Ok(())
