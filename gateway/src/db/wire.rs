@@ -239,6 +239,28 @@ impl Stream {
     }
 }
 
+/// `Bind` of the unnamed portal to `statement`, every parameter in text format, every
+/// result column in binary.
+fn bind(statement: &str, params: &[&str], out: &mut BytesMut) -> Result<(), Error> {
+    let text_format: &[i16] = if params.is_empty() { &[] } else { &[0] };
+    frontend::bind(
+        "",
+        statement,
+        text_format.iter().copied(),
+        params.iter(),
+        |value, buffer| {
+            buffer.put_slice(value.as_bytes());
+            Ok(IsNull::No)
+        },
+        [1],
+        out,
+    )
+    .map_err(|error| match error {
+        frontend::BindError::Conversion(error) => Error::Protocol(error.to_string()),
+        frontend::BindError::Serialization(error) => Error::Io(error),
+    })
+}
+
 fn socket_path(directory: &Path, port: u16) -> std::path::PathBuf {
     directory.join(format!(".s.PGSQL.{port}"))
 }
@@ -248,8 +270,10 @@ pub struct Connection {
     stream: Stream,
     read: BytesMut,
     write: BytesMut,
-    /// By SQL text.
-    statements: HashMap<String, Prepared>,
+    /// By SQL text. Every request looks its statements up here, so the hasher is a fast
+    /// one (foldhash) rather than SipHash: the keys are our own SQL, not attacker-chosen
+    /// map keys in bulk.
+    statements: HashMap<String, Prepared, foldhash::fast::RandomState>,
     /// Statements to close on the server with the next pipeline.
     to_close: Vec<String>,
     next_statement: u64,
@@ -288,7 +312,7 @@ impl Connection {
             stream: Stream::connect(host, port).await?,
             read: BytesMut::with_capacity(8 * 1024),
             write: BytesMut::with_capacity(4 * 1024),
-            statements: HashMap::new(),
+            statements: HashMap::default(),
             to_close: Vec::new(),
             next_statement: 0,
             status: b'I',
@@ -434,39 +458,27 @@ impl Connection {
         let mut plan = Vec::with_capacity(queries.len() + 1);
         plan.push(Pending::Closes(closing.len()));
         for (sql_index, query) in queries.iter().enumerate() {
-            let (name, columns, parse) = match self.statements.get(query.sql) {
-                Some(prepared) => (prepared.name.clone(), prepared.columns.clone(), false),
+            // One lookup on the hot path: a known statement is only bound.
+            let (parse, columns) = match self.statements.get(query.sql) {
+                Some(prepared) => {
+                    bind(&prepared.name, query.params, &mut self.write)?;
+                    (false, prepared.columns.clone())
+                }
                 None => {
                     self.next_statement += 1;
                     let name = format!("s{}", self.next_statement);
                     frontend::parse(&name, query.sql, std::iter::empty(), &mut self.write)?;
+                    bind(&name, query.params, &mut self.write)?;
                     self.statements.insert(
                         query.sql.to_owned(),
                         Prepared {
-                            name: name.clone(),
+                            name,
                             columns: None,
                         },
                     );
-                    (name, None, true)
+                    (true, None)
                 }
             };
-            let text_format: &[i16] = if query.params.is_empty() { &[] } else { &[0] };
-            frontend::bind(
-                "",
-                &name,
-                text_format.iter().copied(),
-                query.params.iter(),
-                |value, buffer| {
-                    buffer.put_slice(value.as_bytes());
-                    Ok(IsNull::No)
-                },
-                [1],
-                &mut self.write,
-            )
-            .map_err(|error| match error {
-                frontend::BindError::Conversion(error) => Error::Protocol(error.to_string()),
-                frontend::BindError::Serialization(error) => Error::Io(error),
-            })?;
             if columns.is_none() {
                 frontend::describe(b'P', "", &mut self.write)?;
             }

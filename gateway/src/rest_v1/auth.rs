@@ -60,8 +60,10 @@ thread_local! {
     /// Recently verified tokens of this worker thread. Clients send the same token with
     /// every request (the anon key, a user's access token for up to an hour), so the
     /// signature check and claims processing run once per token and minute; the time
-    /// claims are still checked on every request.
-    static VERIFIED: RefCell<HashMap<String, Verified>> = RefCell::new(HashMap::new());
+    /// claims are still checked on every request. Only tokens that passed verification
+    /// are keys, so a fast hasher (foldhash) is safe here.
+    static VERIFIED: RefCell<HashMap<String, Verified, foldhash::fast::RandomState>> =
+        RefCell::new(HashMap::default());
 }
 
 /// Verifies `bearer` (if any) and picks the role. `now` is the current Unix time.
