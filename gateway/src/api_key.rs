@@ -10,6 +10,8 @@
 //!
 //! The result is stored in the request as [`Credentials`] for the services to read.
 
+use std::borrow::Cow;
+
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{Method, header};
@@ -51,7 +53,10 @@ pub fn gate_for(method: &Method, path: &str) -> Gate {
     if method == Method::OPTIONS {
         return Gate::Open;
     }
-    let under = |prefix: &str| path == prefix || path.starts_with(&format!("{prefix}/"));
+    let under = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
     if OPEN_AUTH_PATHS.contains(&path) {
         return Gate::Open;
     }
@@ -136,14 +141,17 @@ pub fn resolve(
 /// The `apikey` header's name, built once rather than parsed from a string per request.
 const APIKEY: header::HeaderName = header::HeaderName::from_static("apikey");
 
-/// The `apikey` header, else the `apikey` query parameter (websocket clients).
-fn presented_key(request: &ServiceRequest) -> Option<String> {
+/// The `apikey` header, else the `apikey` query parameter (websocket clients). A header
+/// that is not UTF-8 is no key; any other bytes are compared with the keys as they are.
+fn presented_key(request: &ServiceRequest) -> Option<Cow<'_, str>> {
     if let Some(value) = request.headers().get(APIKEY) {
-        return value.to_str().ok().map(str::to_owned);
+        return std::str::from_utf8(value.as_bytes())
+            .ok()
+            .map(Cow::Borrowed);
     }
     url::form_urlencoded::parse(request.query_string().as_bytes())
         .find(|(name, _)| name == "apikey")
-        .map(|(_, value)| value.into_owned())
+        .map(|(_, value)| value)
 }
 
 /// Middleware: rejects requests without a valid key where one is required and stores
@@ -167,14 +175,9 @@ pub async fn gate(
     let authorization = request
         .headers()
         .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned);
-    match resolve(
-        &state.keys,
-        gate,
-        apikey.as_deref(),
-        authorization.as_deref(),
-    ) {
+        .and_then(|value| std::str::from_utf8(value.as_bytes()).ok());
+    let resolved = resolve(&state.keys, gate, apikey.as_deref(), authorization);
+    match resolved {
         Ok(credentials) => {
             request.extensions_mut().insert(credentials);
             next.call(request)

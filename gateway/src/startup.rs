@@ -222,12 +222,12 @@ async fn request_id_header(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let id = request
-        .extensions()
-        .get::<RequestId>()
-        .map(ToString::to_string);
+    let id = request.extensions().get::<RequestId>().copied();
     let mut response = next.call(request).await?;
-    if let Some(value) = id.and_then(|id| HeaderValue::from_str(&id).ok()) {
+    let mut text = uuid::Uuid::encode_buffer();
+    if let Some(value) =
+        id.and_then(|id| HeaderValue::from_str(id.hyphenated().encode_lower(&mut text)).ok())
+    {
         response.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static("x-request-id"),
             value,

@@ -39,28 +39,26 @@ pub fn init(settings: &LogSettings) {
     };
 }
 
-/// The span of one HTTP request: request id, method and path — what an operator needs to
-/// find a request's log lines. Built for every request, so it records only those (span
-/// fields are formatted eagerly), plus the status and error when the request ends.
+/// The span of one HTTP request, built for every request. The subscriber formats a span's
+/// fields when the span is created, so only the request id is filled in then; the method
+/// and path are recorded when the request fails, on the line that reports it. Lines logged
+/// during the request carry the request id, which ties them to that line.
 #[derive(Debug)]
 pub struct RequestSpan;
 
 impl RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> Span {
         let request_id = request.extensions().get::<RequestId>().copied();
-        match request_id {
-            Some(id) => tracing::info_span!(
-                "request",
-                request_id = %id,
-                method = %request.method(),
-                path = %request.path(),
-            ),
-            None => tracing::info_span!(
-                "request",
-                method = %request.method(),
-                path = %request.path(),
-            ),
+        let span = tracing::info_span!(
+            "request",
+            request_id = tracing::field::Empty,
+            method = tracing::field::Empty,
+            path = tracing::field::Empty,
+        );
+        if let Some(id) = request_id {
+            span.record("request_id", tracing::field::display(id));
         }
+        span
     }
 
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
@@ -74,6 +72,13 @@ impl RootSpanBuilder for RequestSpan {
         if let Some((status, message)) = failure
             && status.is_server_error()
         {
+            if let Ok(response) = outcome {
+                span.record(
+                    "method",
+                    tracing::field::display(response.request().method()),
+                );
+                span.record("path", response.request().path());
+            }
             span.in_scope(
                 || tracing::error!(status = status.as_u16(), error = %message, "request failed"),
             );
