@@ -1,12 +1,14 @@
 //! `/rpc/<fn>`: arguments, overload resolution, plan, SQL, one transaction (read-only for
 //! GET/HEAD and for stable or immutable functions), response shaped like a read.
 
+use std::sync::Arc;
+
 use actix_web::HttpResponse;
 use actix_web::http::Method;
 
 use super::Request;
 use super::error::ApiError;
-use super::execute::{self, OutcomeChecks, TransactionMode};
+use super::execute::{self, OutcomeChecks, RequestContext, TransactionMode};
 use super::plan::call::{Invocation, plan_call, resolve};
 use super::read::negotiate;
 use super::request::media::MediaType;
@@ -72,8 +74,9 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         Some(Count::Planned) | None => CountMode::None,
     };
     let statement = call_statement(&plan, body_format, count_mode, has_range);
-    let mut context = request.context.clone();
+    let mut context = RequestContext::clone(&request.context);
     context.function_settings = routine.settings.clone();
+    let context = Arc::new(context);
     let mode = TransactionMode {
         read_only: plan.read_only,
         isolation: match routine.isolation_level.as_deref() {

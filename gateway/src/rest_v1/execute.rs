@@ -19,7 +19,7 @@
 //! step; the pool replaces it, which ends the transaction.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use futures_util::future::BoxFuture;
 use serde_json::Value;
@@ -38,7 +38,7 @@ pub struct RequestContext {
     pub role_settings: Vec<(String, String)>,
     pub role: String,
     /// JSON text of the claims (with `role`).
-    pub claims: String,
+    pub claims: Arc<str>,
     pub method: String,
     pub path: String,
     /// JSON object of the request headers (lower-case names, no cookie).
@@ -72,7 +72,7 @@ impl RequestContext {
             "role",
             self.role.as_str(),
             "request.jwt.claims",
-            self.claims.as_str(),
+            &self.claims,
             "request.method",
             self.method.as_str(),
             "request.path",
@@ -134,7 +134,7 @@ pub struct ReadOutcome {
 /// transaction, optionally with an `EXPLAIN` of the count query for planned counts.
 pub async fn read(
     pool: &ApiPool,
-    context: RequestContext,
+    context: Arc<RequestContext>,
     statement: SqlBuilder,
     explain_count: Option<SqlBuilder>,
 ) -> Result<ReadOutcome, ApiError> {
@@ -262,7 +262,7 @@ const ATTEMPTS: usize = 3;
 /// commit, rollback and failure.
 pub async fn run(
     pool: &ApiPool,
-    context: RequestContext,
+    context: Arc<RequestContext>,
     mode: TransactionMode,
     statement: SqlBuilder,
     checks: OutcomeChecks,
@@ -341,7 +341,7 @@ async fn run_on(
 /// privileges, `EXPLAIN` output).
 pub async fn query(
     pool: &ApiPool,
-    context: RequestContext,
+    context: Arc<RequestContext>,
     statement: SqlBuilder,
 ) -> Result<Vec<Row>, ApiError> {
     on_connection(pool, context, move |connection, context| {
@@ -420,10 +420,10 @@ fn first_row<'r>(results: &'r [Vec<Row>], what: &str) -> Result<&'r Row, Failure
 /// rolled back so the connection goes back clean (a cancelled one is replaced by the pool).
 async fn on_connection<T>(
     pool: &ApiPool,
-    context: RequestContext,
+    context: Arc<RequestContext>,
     work: impl for<'c> FnOnce(
         &'c mut ApiConnection,
-        RequestContext,
+        Arc<RequestContext>,
     ) -> BoxFuture<'c, Result<T, Failure>>,
 ) -> Result<T, ApiError> {
     let mut connection = pool

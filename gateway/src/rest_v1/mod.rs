@@ -25,7 +25,7 @@ pub mod settings;
 pub mod sql;
 pub mod write;
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use actix_web::http::Method;
@@ -51,7 +51,8 @@ pub struct Request {
     pub api: ApiRequest,
     pub auth: RequestAuth,
     pub cache: Arc<SchemaCache>,
-    pub context: RequestContext,
+    /// Shared with the statements' futures, which need it for as long as they run.
+    pub context: Arc<RequestContext>,
     /// This worker's `authenticator` pool.
     pub pool: ApiPool,
 }
@@ -87,36 +88,33 @@ async fn pipeline(
     state: &AppState,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_body(payload, state.settings.rest.max_body_size).await?;
-    let bearer = http
-        .extensions()
-        .get::<Credentials>()
-        .and_then(|credentials| credentials.bearer.clone());
     let cache = state.schema_cache.get();
     let now = chrono::Utc::now().timestamp();
     let auth = auth::authenticate(
-        bearer.as_deref(),
+        http.extensions()
+            .get::<Credentials>()
+            .and_then(|credentials| credentials.bearer.as_deref()),
         state.keys.verifier(),
         &cache.config.anon_role,
         now,
     )?;
 
-    let headers = lowercase_headers(http);
+    let headers = request_headers(http);
     let path = http
         .uri()
         .path()
         .strip_prefix("/rest/v1")
-        .unwrap_or_default()
-        .to_owned();
+        .unwrap_or_default();
     // The API gateway consumed `apikey`; it is never a filter.
     let query = without_apikey(http.query_string());
     let raw = RawRequest {
         method: http.method(),
-        path: &path,
+        path,
         query: &query,
         headers: &headers,
     };
     let api = ApiRequest::parse(&raw, &cache.config)?;
-    let context = request_context(&api, &auth, &cache, &headers);
+    let context = Arc::new(request_context(&api, &auth, &cache, &headers));
     let pool = http
         .app_data::<web::Data<ApiPool>>()
         .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
@@ -147,26 +145,28 @@ async fn pipeline(
 }
 
 /// The query string without `apikey=` parameters (the gateway's, as with Supabase's).
-fn without_apikey(query: &str) -> String {
+fn without_apikey(query: &str) -> Cow<'_, str> {
     if !query.contains("apikey") {
-        return query.to_owned();
+        return Cow::Borrowed(query);
     }
-    query
-        .split('&')
-        .filter(|pair| pair.split('=').next() != Some("apikey"))
-        .collect::<Vec<_>>()
-        .join("&")
+    Cow::Owned(
+        query
+            .split('&')
+            .filter(|pair| pair.split('=').next() != Some("apikey"))
+            .collect::<Vec<_>>()
+            .join("&"),
+    )
 }
 
-/// Header names lower-cased, in request order.
-fn lowercase_headers(http: &HttpRequest) -> Vec<(String, String)> {
+/// The request's headers with UTF-8 values, in request order. Header names are lower case
+/// already (the HTTP layer normalises them).
+fn request_headers(http: &HttpRequest) -> Vec<(&str, &str)> {
     http.headers()
         .iter()
         .filter_map(|(name, value)| {
-            value
-                .to_str()
+            std::str::from_utf8(value.as_bytes())
                 .ok()
-                .map(|value| (name.as_str().to_ascii_lowercase(), value.to_owned()))
+                .map(|value| (name.as_str(), value))
         })
         .collect()
 }
@@ -176,46 +176,45 @@ fn request_context(
     api: &ApiRequest,
     auth: &RequestAuth,
     cache: &SchemaCache,
-    headers: &[(String, String)],
+    headers: &[(&str, &str)],
 ) -> RequestContext {
-    let mut search_path = vec![ident(&api.schema)];
-    search_path.extend(
-        cache
-            .config
-            .extra_search_path
-            .iter()
-            .map(|schema| ident(schema)),
-    );
-    let mut header_map: BTreeMap<&str, &str> = BTreeMap::new();
-    let mut cookies: BTreeMap<&str, &str> = BTreeMap::new();
-    for (name, value) in headers {
+    let mut search_path = String::with_capacity(64);
+    for schema in std::iter::once(&api.schema).chain(&cache.config.extra_search_path) {
+        if !search_path.is_empty() {
+            search_path.push_str(", ");
+        }
+        search_path.push_str(&ident(schema));
+    }
+    let mut header_pairs = Vec::with_capacity(headers.len());
+    let mut cookie_pairs = Vec::new();
+    for &(name, value) in headers {
         if name == "cookie" {
             for pair in value.split(';') {
                 if let Some((key, cookie)) = pair.split_once('=') {
-                    cookies.insert(key.trim(), cookie.trim());
+                    cookie_pairs.push((key.trim(), cookie.trim()));
                 }
             }
         } else {
-            header_map.insert(name, value);
+            header_pairs.push((name, value));
         }
     }
     RequestContext {
-        search_path: search_path.join(", "),
+        search_path,
         role_settings: cache
             .role_settings
             .get(&auth.role)
             .cloned()
             .unwrap_or_default(),
         role: auth.role.clone(),
-        claims: auth.claims_json.to_string(),
+        claims: Arc::clone(&auth.claims_json),
         method: api.method.to_string(),
         path: if api.path.is_empty() {
             "/".to_owned()
         } else {
             api.path.clone()
         },
-        headers: serde_json::to_string(&header_map).unwrap_or_else(|_| "{}".to_owned()),
-        cookies: serde_json::to_string(&cookies).unwrap_or_else(|_| "{}".to_owned()),
+        headers: json_object(header_pairs),
+        cookies: json_object(cookie_pairs),
         timezone: api.preferences.timezone.clone(),
         anonymous: auth.anonymous,
         pre_request: cache.config.pre_request.as_deref().map(|name| {
@@ -226,5 +225,68 @@ fn request_context(
             format!("SELECT {call}()")
         }),
         function_settings: Vec::new(),
+    }
+}
+
+/// A JSON object of string pairs with keys in order, the last value of a repeated key
+/// winning (as PostgREST's maps of headers and cookies).
+fn json_object(mut pairs: Vec<(&str, &str)>) -> String {
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = String::with_capacity(
+        2 + pairs
+            .iter()
+            .map(|(k, v)| k.len() + v.len() + 6)
+            .sum::<usize>(),
+    );
+    out.push('{');
+    for (index, (key, value)) in pairs.iter().enumerate() {
+        if pairs.get(index + 1).is_some_and(|next| next.0 == *key) {
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        push_json_string(&mut out, key);
+        out.push(':');
+        push_json_string(&mut out, value);
+    }
+    out.push('}');
+    out
+}
+
+/// A JSON string literal. Header values are nearly always plain text, so they are checked
+/// in one pass and copied; only the rest goes through the JSON serialiser's escaping.
+fn push_json_string(out: &mut String, text: &str) {
+    let plain = !text.bytes().fold(false, |special, b| {
+        special | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    if plain {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::Value::from(text).to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_objects_are_sorted_escaped_and_keep_the_last_repeat() {
+        let text = json_object(vec![
+            ("x-b", "2"),
+            ("accept", "*/*"),
+            ("x-b", "3"),
+            ("x-q", "say \"hi\"\\\n\u{1}"),
+        ]);
+        assert_eq!(
+            text,
+            r#"{"accept":"*/*","x-b":"3","x-q":"say \"hi\"\\\n\u0001"}"#
+        );
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(parsed["x-q"], "say \"hi\"\\\n\u{1}");
+        assert_eq!(json_object(Vec::new()), "{}");
     }
 }

@@ -177,11 +177,14 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
 }
 
 fn content_location(table: &str, canonical: &str) -> String {
-    if canonical.is_empty() {
-        format!("/{table}")
-    } else {
-        format!("/{table}?{canonical}")
+    let mut location = String::with_capacity(table.len() + canonical.len() + 2);
+    location.push('/');
+    location.push_str(table);
+    if !canonical.is_empty() {
+        location.push('?');
+        location.push_str(canonical);
     }
+    location
 }
 
 /// `OPTIONS /table`: the methods the relation supports.

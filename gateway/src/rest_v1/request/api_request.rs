@@ -31,22 +31,22 @@ pub struct RawRequest<'a> {
     pub path: &'a str,
     pub query: &'a str,
     /// Lower-case header names with their values, in order.
-    pub headers: &'a [(String, String)],
+    pub headers: &'a [(&'a str, &'a str)],
 }
 
 impl RawRequest<'_> {
     fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
     }
 
     fn headers_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s str> + 's {
         self.headers
             .iter()
-            .filter(move |(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .filter(move |(n, _)| *n == name)
+            .map(|(_, v)| *v)
     }
 }
 
@@ -131,8 +131,11 @@ impl ApiRequest {
     }
 }
 
-/// Percent-decodes one path segment.
+/// Percent-decodes one path segment (`+` is a plus sign in a path, not a space).
 fn decode_segment(segment: &str) -> String {
+    if !segment.contains('%') {
+        return segment.to_owned();
+    }
     url::form_urlencoded::parse(format!("x={}", segment.replace('+', "%2B")).as_bytes())
         .next()
         .map(|(_, value)| value.into_owned())
@@ -202,16 +205,12 @@ mod tests {
         headers: &[(&str, &str)],
         schemas: &str,
     ) -> Result<ApiRequest, ApiError> {
-        let headers: Vec<(String, String)> = headers
-            .iter()
-            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
-            .collect();
         ApiRequest::parse(
             &RawRequest {
                 method: &method,
                 path,
                 query,
-                headers: &headers,
+                headers,
             },
             &config(schemas),
         )

@@ -158,6 +158,8 @@ impl MediaType {
     /// `Content-Type` header value.
     pub fn content_type(&self) -> String {
         match self {
+            // Nearly every response: no formatting.
+            MediaType::Json => "application/json; charset=utf-8".to_owned(),
             MediaType::OctetStream | MediaType::Other(_) => self.mime(),
             _ => format!("{}; charset=utf-8", self.mime()),
         }

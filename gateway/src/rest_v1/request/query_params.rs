@@ -297,9 +297,12 @@ fn url_encode(bytes: &[u8], out: &mut String) {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
             out.push(b as char);
         } else {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
             let mut utf8 = [0; 4];
             for &byte in char::from(b).encode_utf8(&mut utf8).as_bytes() {
-                out.push_str(&format!("%{byte:02X}"));
+                out.push('%');
+                out.push(char::from(HEX[usize::from(byte >> 4)]));
+                out.push(char::from(HEX[usize::from(byte & 0xF)]));
             }
         }
     }
@@ -307,7 +310,10 @@ fn url_encode(bytes: &[u8], out: &mut String) {
 
 /// The key's text after its last `.` (quotes not honoured, as in PostgREST).
 fn last_segment(key: &str) -> &str {
-    key.rsplit('.').next().unwrap_or(key)
+    match key.bytes().rposition(|b| b == b'.') {
+        Some(dot) => &key[dot + 1..],
+        None => key,
+    }
 }
 
 fn is_filter_key(key: &str) -> bool {

@@ -131,20 +131,26 @@ pub fn top_range(
 /// `Content-Range` and status of a read: `lower` is the requested range's lower bound,
 /// `rows` the rows returned, `total` the count if one was requested.
 pub fn content_range(lower: i64, rows: i64, total: Option<i64>) -> (String, u16) {
+    use std::fmt::Write;
     let upper = lower + rows - 1;
-    let range = if total != Some(0) && lower <= upper {
-        format!("{lower}-{upper}")
+    let mut header = String::with_capacity(24);
+    // Writing into a String cannot fail.
+    let _ = if total != Some(0) && lower <= upper {
+        write!(header, "{lower}-{upper}/")
     } else {
-        "*".to_owned()
+        header.write_str("*/")
     };
-    let total_text = total.map_or_else(|| "*".to_owned(), |t| t.to_string());
+    let _ = match total {
+        Some(total) => write!(header, "{total}"),
+        None => header.write_str("*"),
+    };
     let status = match total {
         None => 200,
         Some(total) if lower > total => 416,
         Some(total) if rows < total => 206,
         Some(_) => 200,
     };
-    (format!("{range}/{total_text}"), status)
+    (header, status)
 }
 
 #[cfg(test)]

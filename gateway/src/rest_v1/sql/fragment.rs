@@ -23,6 +23,11 @@ pub fn ident(name: &str) -> String {
 /// all go through it, so there is one place that decides how a name becomes SQL.
 fn push_ident(out: &mut String, name: &str) {
     out.push('"');
+    if !name.bytes().any(|b| b == b'"' || b == 0) {
+        out.push_str(name);
+        out.push('"');
+        return;
+    }
     for c in name.chars() {
         match c {
             '"' => out.push_str("\"\""),
@@ -67,30 +72,34 @@ impl ToSql for TextParam {
     to_sql_checked!();
 }
 
-/// Accumulates SQL text and parameters. Placeholders are kept as `NUL index NUL` markers
-/// while building — NUL can appear nowhere else (identifiers drop it, fixed SQL has none) —
-/// so builders can be combined with [`SqlBuilder::extend`] and numbered `$n` at the end.
+/// Accumulates SQL text and parameters. Where each placeholder goes is recorded beside the
+/// text (byte offset, parameter index), so builders can be combined with
+/// [`SqlBuilder::extend`] and numbered `$n` once, at the end, without scanning the text.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct SqlBuilder {
     sql: String,
     params: Vec<TextParam>,
+    /// `(offset in sql, index in params)`, in text order.
+    placeholders: Vec<(usize, usize)>,
 }
-
-const MARK: char = '\0';
 
 impl SqlBuilder {
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Appends fixed SQL. Never call this with client input. (A NUL could only come from a
-    /// bug; it is dropped so it can never be mistaken for a placeholder marker.)
-    pub fn push(&mut self, sql: &str) -> &mut Self {
-        if sql.contains(MARK) {
-            self.sql.extend(sql.chars().filter(|c| *c != MARK));
-        } else {
-            self.sql.push_str(sql);
+    /// An empty builder with room for `bytes` of SQL (statements are built by appending;
+    /// starting at their usual size saves growing the text again and again).
+    pub fn with_capacity(bytes: usize) -> Self {
+        Self {
+            sql: String::with_capacity(bytes),
+            ..Self::default()
         }
+    }
+
+    /// Appends fixed SQL. Never call this with client input.
+    pub fn push(&mut self, sql: &str) -> &mut Self {
+        self.sql.push_str(sql);
         self
     }
 
@@ -102,27 +111,21 @@ impl SqlBuilder {
 
     /// Appends a placeholder for `value` (type inferred by the server).
     pub fn param(&mut self, value: impl Into<String>) -> &mut Self {
-        self.sql.push(MARK);
-        self.sql.push_str(&self.params.len().to_string());
-        self.sql.push(MARK);
+        self.placeholders.push((self.sql.len(), self.params.len()));
         self.params.push(TextParam(value.into()));
         self
     }
 
     /// Appends another builder's SQL and parameters.
     pub fn extend(&mut self, other: SqlBuilder) -> &mut Self {
-        let offset = self.params.len();
-        let mut parts = other.sql.split(MARK);
-        if let Some(text) = parts.next() {
-            self.sql.push_str(text);
-        }
-        while let (Some(index), Some(text)) = (parts.next(), parts.next()) {
-            let index: usize = index.parse().unwrap_or(0);
-            self.sql.push(MARK);
-            self.sql.push_str(&(index + offset).to_string());
-            self.sql.push(MARK);
-            self.sql.push_str(text);
-        }
+        let (text_offset, param_offset) = (self.sql.len(), self.params.len());
+        self.sql.push_str(&other.sql);
+        self.placeholders.extend(
+            other
+                .placeholders
+                .into_iter()
+                .map(|(at, index)| (at + text_offset, index + param_offset)),
+        );
         self.params.extend(other.params);
         self
     }
@@ -137,21 +140,20 @@ impl SqlBuilder {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.sql.is_empty()
+        self.sql.is_empty() && self.params.is_empty()
     }
 
     /// The SQL with `$n` placeholders.
     pub fn sql(&self) -> String {
-        let mut out = String::with_capacity(self.sql.len());
-        for (position, part) in self.sql.split(MARK).enumerate() {
-            if position % 2 == 1 {
-                let index: usize = part.parse().unwrap_or(0);
-                out.push('$');
-                out.push_str(&(index + 1).to_string());
-            } else {
-                out.push_str(part);
-            }
+        let mut out = String::with_capacity(self.sql.len() + 4 * self.placeholders.len());
+        let mut copied = 0;
+        for &(at, index) in &self.placeholders {
+            out.push_str(&self.sql[copied..at]);
+            out.push('$');
+            push_number(&mut out, index + 1);
+            copied = at;
         }
+        out.push_str(&self.sql[copied..]);
         out
     }
 
@@ -162,6 +164,12 @@ impl SqlBuilder {
     pub fn into_parts(self) -> (String, Vec<TextParam>) {
         (self.sql(), self.params)
     }
+}
+
+/// Appends a parameter number in decimal, without an intermediate string.
+fn push_number(out: &mut String, number: usize) {
+    use std::fmt::Write;
+    let _ = write!(out, "{number}");
 }
 
 #[cfg(test)]
@@ -220,5 +228,32 @@ mod tests {
         let mut sql = SqlBuilder::new();
         sql.ident("a\u{0}1\u{0}b").push(" = ").param("v");
         assert_eq!(sql.sql(), "\"a1b\" = $1");
+    }
+
+    #[test]
+    fn placeholders_land_where_they_were_added_after_any_nesting() {
+        let mut innermost = SqlBuilder::new();
+        innermost.param("c").push("::int");
+        let mut inner = SqlBuilder::new();
+        inner
+            .push("f(")
+            .param("b")
+            .push(", ")
+            .extend(innermost)
+            .push(")");
+        let mut outer = SqlBuilder::new();
+        outer
+            .extend(SqlBuilder::new())
+            .param("a")
+            .push(" < ")
+            .extend(inner);
+        outer.typed_param("d", "text");
+        assert_eq!(outer.sql(), "$1 < f($2, $3::int)$4::text");
+        let values: Vec<&str> = outer.params().iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(values, ["a", "b", "c", "d"]);
+        assert!(SqlBuilder::new().is_empty());
+        let mut only_param = SqlBuilder::new();
+        only_param.param("x");
+        assert!(!only_param.is_empty());
     }
 }

@@ -56,16 +56,14 @@ pub fn read_statement(
     count: CountMode,
     has_range: bool,
 ) -> SqlBuilder {
-    let mut sql = SqlBuilder::new();
+    let mut sql = SqlBuilder::with_capacity(1024);
     sql.push("WITH pgrst_source AS ( ");
     node_query(&mut sql, root, None);
     sql.push(" )");
     let total = match count {
-        CountMode::None => "null::bigint".to_owned(),
+        CountMode::None => "null::bigint",
         // Without a limit anywhere, the page is the whole result.
-        CountMode::Exact { limit: None } if !has_range => {
-            "pg_catalog.count(_postgrest_t)".to_owned()
-        }
+        CountMode::Exact { limit: None } if !has_range => "pg_catalog.count(_postgrest_t)",
         CountMode::Exact { limit } => {
             sql.push(", pgrst_source_count AS ( ");
             count_query(&mut sql, root, None);
@@ -73,11 +71,11 @@ pub fn read_statement(
                 sql.push(" LIMIT ").param(limit.to_string());
             }
             sql.push(" )");
-            "(SELECT pg_catalog.count(*) FROM pgrst_source_count)".to_owned()
+            "(SELECT pg_catalog.count(*) FROM pgrst_source_count)"
         }
     };
     sql.push(" SELECT ")
-        .push(&total)
+        .push(total)
         .push(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
         .push(body_expression(body))
         .push(
