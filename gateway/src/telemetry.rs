@@ -69,7 +69,11 @@ impl RootSpanBuilder for RequestSpan {
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
         let (status, message, request) = match outcome {
             Ok(response) => match response.response().error() {
-                Some(error) => (response.status(), error.to_string(), Some(response.request())),
+                Some(error) => (
+                    response.status(),
+                    error.to_string(),
+                    Some(response.request()),
+                ),
                 None => return,
             },
             Err(error) => (
