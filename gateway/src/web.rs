@@ -127,14 +127,15 @@ pub async fn cache_headers(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let path = request.path().to_owned();
+    let api = is_api_path(request.path());
+    let asset = request.path().starts_with("/assets/");
     let mut response = next.call(request).await?;
-    if is_api_path(&path) || response.status() != StatusCode::OK {
+    if api || response.status() != StatusCode::OK {
         return Ok(response);
     }
     let headers = response.headers_mut();
     if !headers.contains_key(header::CACHE_CONTROL) {
-        let value = if path.starts_with("/assets/") {
+        let value = if asset {
             "public, max-age=31536000, immutable"
         } else {
             "no-cache"
