@@ -23,7 +23,7 @@ const UNCOUNT_UPDATE: &str = "set_config('pgrst.inserted', (coalesce(nullif(curr
 
 /// The whole write statement.
 pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> SqlBuilder {
-    let mut sql = SqlBuilder::new();
+    let mut sql = SqlBuilder::with_capacity(1024);
     sql.push("WITH pgrst_source AS ( ");
     match &plan.mutation {
         Mutation::Insert {
@@ -94,11 +94,12 @@ fn returning(sql: &mut SqlBuilder, plan: &MutatePlan) {
             sql.push(&table).push(".*");
         }
         Returnings::Columns(columns) => {
-            let list: Vec<String> = columns
-                .iter()
-                .map(|c| format!("{table}.{}", ident(c)))
-                .collect();
-            sql.push(&list.join(", "));
+            for (index, column) in columns.iter().enumerate() {
+                if index > 0 {
+                    sql.push(", ");
+                }
+                sql.push(&table).push(".").ident(column);
+            }
         }
     }
 }
@@ -139,24 +140,32 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
         }
         return;
     }
-    let names: Vec<String> = plan.columns.iter().map(|c| ident(&c.name)).collect();
-    // Declared types come from the catalog (`format_type`), which quotes where needed.
-    let definitions: Vec<String> = plan
-        .columns
-        .iter()
-        .map(|c| format!("{} {}", ident(&c.name), c.sql_type))
-        .collect();
     let function = match (payload.object, plan.missing_default) {
         (true, false) => "json_to_record",
         (false, false) => "json_to_recordset",
         (true, true) => "jsonb_to_record",
         (false, true) => "jsonb_to_recordset",
     };
-    sql.push(&format!(
-        "LATERAL (SELECT {} FROM {function}({source}) AS _({}) ) pgrst_body",
-        names.join(", "),
-        definitions.join(", ")
-    ));
+    sql.push("LATERAL (SELECT ");
+    for (index, column) in plan.columns.iter().enumerate() {
+        if index > 0 {
+            sql.push(", ");
+        }
+        sql.ident(&column.name);
+    }
+    sql.push(" FROM ")
+        .push(function)
+        .push("(")
+        .push(source)
+        .push(") AS _(");
+    for (index, column) in plan.columns.iter().enumerate() {
+        if index > 0 {
+            sql.push(", ");
+        }
+        // Declared types come from the catalog (`format_type`), which quotes where needed.
+        sql.ident(&column.name).push(" ").push(&column.sql_type);
+    }
+    sql.push(") ) pgrst_body");
 }
 
 /// `jsonb_build_object('col', <default>, …)` for payload columns that have a default. The
@@ -184,17 +193,24 @@ fn insert(
     on_conflict: Option<&(Vec<String>, Resolution)>,
     put_keys: &[(String, String)],
 ) {
-    let names: Vec<String> = plan.columns.iter().map(|c| ident(&c.name)).collect();
     sql.push("INSERT INTO ").push(&table(plan));
-    if names.is_empty() {
+    if plan.columns.is_empty() {
         sql.push(" SELECT");
     } else {
-        sql.push(&format!("({}) SELECT ", names.join(", ")));
-        let selected: Vec<String> = names
-            .iter()
-            .map(|n| format!("\"pgrst_body\".{n}"))
-            .collect();
-        sql.push(&selected.join(", "));
+        sql.push("(");
+        for (index, column) in plan.columns.iter().enumerate() {
+            if index > 0 {
+                sql.push(", ");
+            }
+            sql.ident(&column.name);
+        }
+        sql.push(") SELECT ");
+        for (index, column) in plan.columns.iter().enumerate() {
+            if index > 0 {
+                sql.push(", ");
+            }
+            sql.push("\"pgrst_body\".").ident(&column.name);
+        }
     }
     payload_source(sql, plan);
 
@@ -225,14 +241,18 @@ fn insert(
     if let Some((target, resolution)) = on_conflict {
         let target: Vec<String> = target.iter().map(|c| ident(c)).collect();
         sql.push(&format!(" ON CONFLICT({}) ", target.join(", ")));
-        if *resolution == Resolution::IgnoreDuplicates || names.is_empty() {
+        if *resolution == Resolution::IgnoreDuplicates || plan.columns.is_empty() {
             sql.push("DO NOTHING");
         } else {
-            let sets: Vec<String> = names
-                .iter()
-                .map(|n| format!("{n} = EXCLUDED.{n}"))
-                .collect();
-            sql.push("DO UPDATE SET ").push(&sets.join(", "));
+            sql.push("DO UPDATE SET ");
+            for (index, column) in plan.columns.iter().enumerate() {
+                if index > 0 {
+                    sql.push(", ");
+                }
+                sql.ident(&column.name)
+                    .push(" = EXCLUDED.")
+                    .ident(&column.name);
+            }
             if plan.count_inserts {
                 sql.push(" WHERE ").push(UNCOUNT_UPDATE);
             }
