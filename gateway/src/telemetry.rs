@@ -67,18 +67,18 @@ impl RootSpanBuilder for RequestSpan {
     }
 
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
+        // Every server error gets this line, also when a service answered it as a plain
+        // response (rest/v1 and auth/v1 do); their own lines about the cause come first.
         let (status, message, request) = match outcome {
-            Ok(response) => match response.response().error() {
-                Some(error) => (
-                    response.status(),
-                    error.to_string(),
-                    Some(response.request()),
-                ),
-                None => return,
-            },
+            Ok(response) if response.status().is_server_error() => (
+                response.status(),
+                response.response().error().map(ToString::to_string),
+                Some(response.request()),
+            ),
+            Ok(_) => return,
             Err(error) => (
                 error.as_response_error().status_code(),
-                error.to_string(),
+                Some(error.to_string()),
                 None,
             ),
         };
@@ -92,7 +92,7 @@ impl RootSpanBuilder for RequestSpan {
                 method = request.map(|r| tracing::field::display(r.method())),
                 path = request.map(HttpRequest::path),
                 status = status.as_u16(),
-                error = %message,
+                error = message,
                 "request failed"
             );
         });
