@@ -572,3 +572,48 @@ async fn table_reads_are_read_only_transactions() {
         "cannot execute UPDATE in a read-only transaction"
     );
 }
+
+/// `request.headers` and `request.cookies` as a function sees them: JSON objects with
+/// lower-case names in order, the last of a repeated header or cookie winning, UTF-8 values
+/// kept and quotes escaped.
+#[tokio::test]
+async fn functions_see_the_request_headers_and_cookies_as_json() {
+    let app = spawn_fixture_app().await;
+    app.admin()
+        .await
+        .batch_execute(
+            "CREATE FUNCTION fixture.request_settings() RETURNS json LANGUAGE sql STABLE AS $$
+               SELECT json_build_object(
+                 'headers', current_setting('request.headers', true),
+                 'cookies', current_setting('request.cookies', true)) $$",
+        )
+        .await
+        .unwrap();
+    let request = || {
+        app.rest(Method::GET, "/rpc/request_settings")
+            .header("X-Dup", "first")
+            .header("X-Dup", "second")
+            .header(
+                "X-Place",
+                reqwest::header::HeaderValue::from_bytes("Ñuñoa \"centro\"".as_bytes()).unwrap(),
+            )
+            .header("Cookie", "tema=oscuro; sesion=a; sesion=b")
+    };
+    let response = app.send_until(request, |status| status == 200).await;
+    let body = json_of(response).await;
+    let headers_text = body["headers"].as_str().unwrap();
+    let headers: Value = serde_json::from_str(headers_text).unwrap();
+    assert_eq!(headers["x-dup"], "second");
+    assert_eq!(headers["x-place"], "Ñuñoa \"centro\"");
+    assert_eq!(headers["apikey"], app.anon_key());
+    assert!(headers.get("cookie").is_none(), "{headers_text}");
+    let positions: Vec<usize> = ["\"apikey\":", "\"x-dup\":", "\"x-place\":"]
+        .iter()
+        .map(|key| headers_text.find(key).unwrap())
+        .collect();
+    assert!(positions.is_sorted(), "{headers_text}");
+    assert_eq!(
+        body["cookies"].as_str().unwrap(),
+        r#"{"sesion":"b","tema":"oscuro"}"#
+    );
+}

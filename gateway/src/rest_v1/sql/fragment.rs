@@ -109,6 +109,22 @@ impl SqlBuilder {
         self
     }
 
+    /// Appends each item with `write`, `separator` between them (column lists and the like).
+    pub fn push_separated<T>(
+        &mut self,
+        items: impl IntoIterator<Item = T>,
+        separator: &str,
+        mut write: impl FnMut(&mut Self, T),
+    ) -> &mut Self {
+        for (index, item) in items.into_iter().enumerate() {
+            if index > 0 {
+                self.sql.push_str(separator);
+            }
+            write(self, item);
+        }
+        self
+    }
+
     /// Appends a placeholder for `value` (type inferred by the server).
     pub fn param(&mut self, value: impl Into<String>) -> &mut Self {
         self.placeholders.push((self.sql.len(), self.params.len()));
@@ -228,6 +244,24 @@ mod tests {
         let mut sql = SqlBuilder::new();
         sql.ident("a\u{0}1\u{0}b").push(" = ").param("v");
         assert_eq!(sql.sql(), "\"a1b\" = $1");
+    }
+
+    #[test]
+    fn separated_items_get_the_separator_only_between_them() {
+        let mut sql = SqlBuilder::new();
+        sql.push("(")
+            .push_separated(["a", "b\"c"], ", ", |sql, name| {
+                sql.ident(name);
+            })
+            .push(") VALUES (")
+            .push_separated(["1", "2"], ", ", |sql, value| {
+                sql.param(value);
+            })
+            .push(")")
+            .push_separated(Vec::<&str>::new(), ", ", |sql, name| {
+                sql.ident(name);
+            });
+        assert_eq!(sql.sql(), "(\"a\", \"b\"\"c\") VALUES ($1, $2)");
     }
 
     #[test]

@@ -94,12 +94,9 @@ fn returning(sql: &mut SqlBuilder, plan: &MutatePlan) {
             sql.push(&table).push(".*");
         }
         Returnings::Columns(columns) => {
-            for (index, column) in columns.iter().enumerate() {
-                if index > 0 {
-                    sql.push(", ");
-                }
+            sql.push_separated(columns, ", ", |sql, column| {
                 sql.push(&table).push(".").ident(column);
-            }
+            });
         }
     }
 }
@@ -146,26 +143,20 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
         (true, true) => "jsonb_to_record",
         (false, true) => "jsonb_to_recordset",
     };
-    sql.push("LATERAL (SELECT ");
-    for (index, column) in plan.columns.iter().enumerate() {
-        if index > 0 {
-            sql.push(", ");
-        }
-        sql.ident(&column.name);
-    }
-    sql.push(" FROM ")
+    sql.push("LATERAL (SELECT ")
+        .push_separated(&plan.columns, ", ", |sql, column| {
+            sql.ident(&column.name);
+        })
+        .push(" FROM ")
         .push(function)
         .push("(")
         .push(source)
-        .push(") AS _(");
-    for (index, column) in plan.columns.iter().enumerate() {
-        if index > 0 {
-            sql.push(", ");
-        }
-        // Declared types come from the catalog (`format_type`), which quotes where needed.
-        sql.ident(&column.name).push(" ").push(&column.sql_type);
-    }
-    sql.push(") ) pgrst_body");
+        .push(") AS _(")
+        .push_separated(&plan.columns, ", ", |sql, column| {
+            // Declared types come from the catalog (`format_type`), which quotes where needed.
+            sql.ident(&column.name).push(" ").push(&column.sql_type);
+        })
+        .push(") ) pgrst_body");
 }
 
 /// `jsonb_build_object('col', <default>, …)` for payload columns that have a default. The
@@ -197,20 +188,14 @@ fn insert(
     if plan.columns.is_empty() {
         sql.push(" SELECT");
     } else {
-        sql.push("(");
-        for (index, column) in plan.columns.iter().enumerate() {
-            if index > 0 {
-                sql.push(", ");
-            }
-            sql.ident(&column.name);
-        }
-        sql.push(") SELECT ");
-        for (index, column) in plan.columns.iter().enumerate() {
-            if index > 0 {
-                sql.push(", ");
-            }
-            sql.push("\"pgrst_body\".").ident(&column.name);
-        }
+        sql.push("(")
+            .push_separated(&plan.columns, ", ", |sql, column| {
+                sql.ident(&column.name);
+            })
+            .push(") SELECT ")
+            .push_separated(&plan.columns, ", ", |sql, column| {
+                sql.push("\"pgrst_body\".").ident(&column.name);
+            });
     }
     payload_source(sql, plan);
 
@@ -244,15 +229,12 @@ fn insert(
         if *resolution == Resolution::IgnoreDuplicates || plan.columns.is_empty() {
             sql.push("DO NOTHING");
         } else {
-            sql.push("DO UPDATE SET ");
-            for (index, column) in plan.columns.iter().enumerate() {
-                if index > 0 {
-                    sql.push(", ");
-                }
-                sql.ident(&column.name)
-                    .push(" = EXCLUDED.")
-                    .ident(&column.name);
-            }
+            sql.push("DO UPDATE SET ")
+                .push_separated(&plan.columns, ", ", |sql, column| {
+                    sql.ident(&column.name)
+                        .push(" = EXCLUDED.")
+                        .ident(&column.name);
+                });
             if plan.count_inserts {
                 sql.push(" WHERE ").push(UNCOUNT_UPDATE);
             }

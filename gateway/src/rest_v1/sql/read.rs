@@ -404,12 +404,9 @@ fn range_clause(sql: &mut SqlBuilder, limit: Option<i64>, offset: i64) {
 
 /// Appends fragments separated by `separator`.
 fn join_fragments(sql: &mut SqlBuilder, fragments: Vec<SqlBuilder>, separator: &str) {
-    for (index, fragment) in fragments.into_iter().enumerate() {
-        if index > 0 {
-            sql.push(separator);
-        }
+    sql.push_separated(fragments, separator, |sql, fragment| {
         sql.extend(fragment);
-    }
+    });
 }
 
 fn group_key(qualifier: &str, item: &SelectPlan) -> SqlBuilder {
