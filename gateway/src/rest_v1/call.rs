@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use actix_web::HttpResponse;
-use actix_web::http::Method;
+use actix_web::http::{Method, header};
 
 use super::Request;
 use super::error::ApiError;
@@ -14,7 +14,9 @@ use super::read::negotiate;
 use super::request::media::MediaType;
 use super::request::payload::call_body;
 use super::request::preferences::{Action, Count};
-use super::response::{ResponseParts, options as options_response};
+use super::response::{
+    CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts, options as options_response,
+};
 use super::schema_cache::Volatility;
 use super::sql::call::call_statement;
 use super::sql::read::{BodyFormat, CountMode};
@@ -90,7 +92,7 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         let explained = super::plan::explain::statement(statement, *json, *options);
         let rows = execute::query(&request.pool, context, explained).await?;
         let mut parts = ResponseParts::new(200);
-        parts.header("Content-Type", negotiated.media.content_type());
+        parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
         parts.body = Some(super::plan::explain::body(&rows, *json));
         return Ok(parts.into_response());
     }
@@ -122,9 +124,9 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         .applied(Action::Call, config.tx_end.allows_override(), false);
     if routine.returns.is_void {
         let mut parts = ResponseParts::new(204);
-        parts.header("Content-Range", content_range);
+        parts.header(header::CONTENT_RANGE, content_range);
         if let Some(applied) = applied {
-            parts.header("Preference-Applied", applied);
+            parts.header(PREFERENCE_APPLIED, applied);
         }
         parts.apply_gucs(
             outcome.response_headers.as_deref(),
@@ -133,13 +135,13 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         return Ok(parts.into_response());
     }
     let mut parts = ResponseParts::new(status);
-    parts.header("Content-Range", content_range);
-    parts.header("Content-Type", negotiated.media.content_type());
+    parts.header(header::CONTENT_RANGE, content_range);
+    parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
     if api.content_profile {
-        parts.header("Content-Profile", api.schema.clone());
+        parts.header(CONTENT_PROFILE, api.schema.clone());
     }
     if let Some(applied) = applied {
-        parts.header("Preference-Applied", applied);
+        parts.header(PREFERENCE_APPLIED, applied);
     }
     if status == 416 {
         parts.body = Some(

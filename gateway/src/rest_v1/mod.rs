@@ -36,7 +36,7 @@ use self::error::ApiError;
 use self::execute::RequestContext;
 use self::request::api_request::{ApiRequest, RawRequest, Resource};
 use self::schema_cache::SchemaCache;
-use self::sql::fragment::{ident, qualified};
+use self::sql::fragment::{ident, push_ident, qualified};
 use crate::api_key::Credentials;
 use crate::db::api_pool::ApiPool;
 use crate::state::AppState;
@@ -146,7 +146,12 @@ async fn pipeline(
 
 /// The query string without `apikey=` parameters (the gateway's, as with Supabase's).
 fn without_apikey(query: &str) -> Cow<'_, str> {
-    if !query.contains("apikey") {
+    // A plain scan: `str::contains` sets up a substring searcher per call.
+    if !query
+        .as_bytes()
+        .windows(6)
+        .any(|window| window == b"apikey")
+    {
         return Cow::Borrowed(query);
     }
     Cow::Owned(
@@ -183,7 +188,7 @@ fn request_context(
         if !search_path.is_empty() {
             search_path.push_str(", ");
         }
-        search_path.push_str(&ident(schema));
+        push_ident(&mut search_path, schema);
     }
     let mut header_pairs = Vec::with_capacity(headers.len());
     let mut cookie_pairs = Vec::new();

@@ -2,7 +2,7 @@
 //! relations and functions of the request schema that the request's role may use.
 
 use actix_web::HttpResponse;
-use actix_web::http::Method;
+use actix_web::http::{Method, header};
 use serde_json::{Map, Value, json};
 
 use super::Request;
@@ -68,7 +68,10 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         state,
     );
     let mut parts = ResponseParts::new(200);
-    parts.header("Content-Type", "application/openapi+json; charset=utf-8");
+    parts.header(
+        header::CONTENT_TYPE,
+        "application/openapi+json; charset=utf-8",
+    );
     if request.api.method != Method::HEAD {
         parts.body = Some(document.to_string());
     }

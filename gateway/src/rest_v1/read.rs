@@ -1,7 +1,7 @@
 //! GET/HEAD on a table or view: plan, SQL, one read-only transaction, response.
 
 use actix_web::HttpResponse;
-use actix_web::http::Method;
+use actix_web::http::{Method, header};
 
 use super::Request;
 use super::error::ApiError;
@@ -9,7 +9,9 @@ use super::execute;
 use super::plan::read::{ReadOptions, find_relation, plan_read_of};
 use super::request::media::MediaType;
 use super::request::preferences::{Action, Count};
-use super::response::{ResponseParts, options as options_response};
+use super::response::{
+    CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts, options as options_response,
+};
 use super::sql::read::{BodyFormat, CountMode, count_statement, read_statement};
 
 /// What the client will get, decided by `Accept`.
@@ -105,7 +107,7 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
         let explained = super::plan::explain::statement(statement, *json, *options);
         let rows = execute::query(&request.pool, request.context.clone(), explained).await?;
         let mut parts = ResponseParts::new(200);
-        parts.header("Content-Type", negotiated.media.content_type());
+        parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
         parts.body = Some(super::plan::explain::body(&rows, *json));
         return Ok(parts.into_response());
     }
@@ -139,20 +141,20 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
     let (content_range, status) =
         super::request::range::content_range(lower, outcome.page_total, total);
     let mut parts = ResponseParts::new(status);
-    parts.header("Content-Range", content_range);
+    parts.header(header::CONTENT_RANGE, content_range);
     parts.header(
-        "Content-Location",
+        header::CONTENT_LOCATION,
         content_location(table, &api.query.canonical),
     );
-    parts.header("Content-Type", negotiated.media.content_type());
+    parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
     if api.content_profile {
-        parts.header("Content-Profile", api.schema.clone());
+        parts.header(CONTENT_PROFILE, api.schema.clone());
     }
     if let Some(applied) =
         api.preferences
             .applied(Action::Read, config.tx_end.allows_override(), false)
     {
-        parts.header("Preference-Applied", applied);
+        parts.header(PREFERENCE_APPLIED, applied);
     }
     if status == 416 {
         // The error body, with the read's own headers.

@@ -1,19 +1,26 @@
 //! Building responses: headers in PostgREST's order, the `response.headers` and
 //! `response.status` GUCs a function or trigger may set, and `Vary`.
 
+use std::borrow::Cow;
+
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use bytes::Bytes;
 use serde_json::Value;
 
 use super::error::ApiError;
+
+/// PostgREST's own response headers.
+pub const CONTENT_PROFILE: HeaderName = HeaderName::from_static("content-profile");
+pub const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-applied");
 
 /// A response being assembled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseParts {
     pub status: u16,
-    /// In order; names as they should be written.
-    pub headers: Vec<(String, String)>,
+    /// In order. Values that are not valid header text are left out when added.
+    pub headers: Vec<(HeaderName, HeaderValue)>,
     /// `None` for HEAD and bodiless statuses.
     pub body: Option<String>,
 }
@@ -27,8 +34,11 @@ impl ResponseParts {
         }
     }
 
-    pub fn header(&mut self, name: &str, value: impl Into<String>) -> &mut Self {
-        self.headers.push((name.to_owned(), value.into()));
+    /// Adds a header; a constant value is used as it is, an owned one without a copy.
+    pub fn header(&mut self, name: HeaderName, value: impl Into<Cow<'static, str>>) -> &mut Self {
+        if let Some(value) = header_value(value.into()) {
+            self.headers.push((name, value));
+        }
         self
     }
 
@@ -54,9 +64,12 @@ impl ResponseParts {
                 else {
                     return Err(ApiError::InvalidResponseHeaders);
                 };
-                self.headers
-                    .retain(|(existing, _)| !existing.eq_ignore_ascii_case(&name));
-                self.headers.push((name, value));
+                // A name that is no header name cannot replace or be sent as one.
+                let Ok(name) = HeaderName::from_bytes(name.as_bytes()) else {
+                    continue;
+                };
+                self.headers.retain(|(existing, _)| *existing != name);
+                self.header(name, value);
             }
         }
         if let Some(raw) = status {
@@ -73,29 +86,28 @@ impl ResponseParts {
     }
 
     pub fn into_response(mut self) -> HttpResponse {
-        if !self
-            .headers
-            .iter()
-            .any(|(name, _)| name.eq_ignore_ascii_case("vary"))
-        {
-            self.headers
-                .push(("Vary".into(), "Accept, Prefer, Range".into()));
+        if !self.headers.iter().any(|(name, _)| name == header::VARY) {
+            self.header(header::VARY, "Accept, Prefer, Range");
         }
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
         let mut builder = HttpResponse::build(status);
-        for (name, value) in &self.headers {
-            if let (Ok(name), Ok(value)) = (
-                HeaderName::from_bytes(name.as_bytes()),
-                HeaderValue::from_str(value),
-            ) {
-                builder.append_header((name, value));
-            }
+        for pair in self.headers {
+            builder.append_header(pair);
         }
         match self.body {
             Some(body) => builder.body(body),
             None => builder.finish(),
         }
     }
+}
+
+/// Header text without a copy: constants are shared, owned strings are taken over.
+fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
+    match value {
+        Cow::Borrowed(text) => HeaderValue::from_maybe_shared(Bytes::from_static(text.as_bytes())),
+        Cow::Owned(text) => HeaderValue::try_from(text),
+    }
+    .ok()
 }
 
 /// `OPTIONS`: the allowed methods, no body.
@@ -113,10 +125,11 @@ mod tests {
     #[test]
     fn gucs_override_headers_and_status() {
         let mut parts = ResponseParts::new(200);
-        parts.header("Content-Type", "application/json; charset=utf-8");
+        parts.header(header::CONTENT_TYPE, "application/json; charset=utf-8");
+        parts.header(header::CONTENT_RANGE, "0-0/*".to_owned());
         parts
             .apply_gucs(
-                Some(r#"[{"Content-Type":"text/plain"},{"X-Cielo":"1"}]"#),
+                Some(r#"[{"Content-Type":"text/plain"},{"X-Cielo":"1"},{"bad name":"x"}]"#),
                 Some("202"),
             )
             .unwrap();
@@ -124,8 +137,12 @@ mod tests {
         assert_eq!(
             parts.headers,
             vec![
-                ("Content-Type".to_owned(), "text/plain".to_owned()),
-                ("X-Cielo".to_owned(), "1".to_owned())
+                (header::CONTENT_RANGE, HeaderValue::from_static("0-0/*")),
+                (header::CONTENT_TYPE, HeaderValue::from_static("text/plain")),
+                (
+                    HeaderName::from_static("x-cielo"),
+                    HeaderValue::from_static("1")
+                )
             ]
         );
     }
@@ -151,5 +168,20 @@ mod tests {
         );
         assert!(parts.apply_gucs(None, Some("201abc")).is_ok());
         assert_eq!(parts.status, 201);
+    }
+
+    #[test]
+    fn a_guc_header_with_an_invalid_value_removes_the_header_it_names() {
+        let mut parts = ResponseParts::new(200);
+        parts.header(header::CONTENT_TYPE, "text/csv");
+        parts
+            .apply_gucs(Some(r#"[{"content-type":"a\nb"}]"#), None)
+            .unwrap();
+        assert!(parts.headers.is_empty());
+        let response = parts.into_response();
+        assert_eq!(
+            response.headers().get(header::VARY).unwrap(),
+            "Accept, Prefer, Range"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! transaction whose end depends on the outcome, response.
 
 use actix_web::HttpResponse;
-use actix_web::http::Method;
+use actix_web::http::{Method, header};
 
 use super::Request;
 use super::error::ApiError;
@@ -13,7 +13,7 @@ use super::read::negotiate;
 use super::request::media::MediaType;
 use super::request::payload::table_body;
 use super::request::preferences::{Action, Count, Preferences, Resolution, Return, Tx};
-use super::response::ResponseParts;
+use super::response::{CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts};
 use super::settings::RestConfig;
 use super::sql::mutate::mutate_statement;
 use super::sql::read::BodyFormat;
@@ -161,24 +161,24 @@ fn respond(
         && api.preferences.representation == Some(Return::HeadersOnly)
         && !outcome.header.is_empty()
     {
-        parts.header("Location", location(table, &outcome.header));
+        parts.header(header::LOCATION, location(table, &outcome.header));
     }
     match *method {
         Method::PUT => {}
         Method::PATCH if rows > 0 => {
-            parts.header("Content-Range", format!("0-{}/{total}", rows - 1));
+            parts.header(header::CONTENT_RANGE, format!("0-{}/{total}", rows - 1));
         }
         _ => {
-            parts.header("Content-Range", format!("*/{total}"));
+            parts.header(header::CONTENT_RANGE, format!("*/{total}"));
         }
     }
     if let Some(applied) = applied {
-        parts.header("Preference-Applied", applied);
+        parts.header(PREFERENCE_APPLIED, applied);
     }
     if flags.representation {
-        parts.header("Content-Type", media.content_type());
+        parts.header(header::CONTENT_TYPE, media.content_type());
         if api.content_profile {
-            parts.header("Content-Profile", api.schema.clone());
+            parts.header(CONTENT_PROFILE, api.schema.clone());
         }
         parts.body = Some(outcome.body);
     }

@@ -1,5 +1,7 @@
 //! Media types: `Accept` parsing (quality order) and what each type means for a response.
 
+use std::borrow::Cow;
+
 /// Options of an `application/vnd.pgrst.plan` request, in PostgREST's rendering order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PlanOptions {
@@ -156,12 +158,12 @@ impl MediaType {
     }
 
     /// `Content-Type` header value.
-    pub fn content_type(&self) -> String {
+    pub fn content_type(&self) -> Cow<'static, str> {
         match self {
             // Nearly every response: no formatting.
-            MediaType::Json => "application/json; charset=utf-8".to_owned(),
-            MediaType::OctetStream | MediaType::Other(_) => self.mime(),
-            _ => format!("{}; charset=utf-8", self.mime()),
+            MediaType::Json => Cow::Borrowed("application/json; charset=utf-8"),
+            MediaType::OctetStream | MediaType::Other(_) => Cow::Owned(self.mime()),
+            _ => Cow::Owned(format!("{}; charset=utf-8", self.mime())),
         }
     }
 }

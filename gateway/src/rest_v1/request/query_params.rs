@@ -274,7 +274,12 @@ fn canonical(items: &[RawItem]) -> String {
         .map(|(key, value)| (key.as_slice(), value.as_deref().unwrap_or_default()))
         .collect();
     pairs.sort_by(|a, b| a.0.cmp(b.0));
-    let mut out = String::new();
+    // Most bytes are copied as they are; a little room for the ones that get encoded.
+    let length: usize = pairs
+        .iter()
+        .map(|(key, value)| key.len() + value.len() + 2)
+        .sum();
+    let mut out = String::with_capacity(length + length / 4);
     let mut previous: Option<&[u8]> = None;
     for (key, value) in pairs {
         if previous == Some(key) {

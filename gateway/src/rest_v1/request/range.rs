@@ -131,19 +131,21 @@ pub fn top_range(
 /// `Content-Range` and status of a read: `lower` is the requested range's lower bound,
 /// `rows` the rows returned, `total` the count if one was requested.
 pub fn content_range(lower: i64, rows: i64, total: Option<i64>) -> (String, u16) {
-    use std::fmt::Write;
     let upper = lower + rows - 1;
+    let mut number = itoa::Buffer::new();
     let mut header = String::with_capacity(24);
-    // Writing into a String cannot fail.
-    let _ = if total != Some(0) && lower <= upper {
-        write!(header, "{lower}-{upper}/")
+    if total != Some(0) && lower <= upper {
+        header.push_str(number.format(lower));
+        header.push('-');
+        header.push_str(number.format(upper));
+        header.push('/');
     } else {
-        header.write_str("*/")
-    };
-    let _ = match total {
-        Some(total) => write!(header, "{total}"),
-        None => header.write_str("*"),
-    };
+        header.push_str("*/");
+    }
+    match total {
+        Some(total) => header.push_str(number.format(total)),
+        None => header.push('*'),
+    }
     let status = match total {
         None => 200,
         Some(total) if lower > total => 416,

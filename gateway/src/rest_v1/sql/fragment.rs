@@ -19,9 +19,10 @@ pub fn ident(name: &str) -> String {
     quoted
 }
 
-/// The quoting itself, appended to `out`: [`ident`], [`qualified`] and [`SqlBuilder::ident`]
-/// all go through it, so there is one place that decides how a name becomes SQL.
-fn push_ident(out: &mut String, name: &str) {
+/// The quoting itself, appended to `out`: [`ident`], [`qualified`], [`SqlBuilder::ident`]
+/// and the request's `search_path` all go through it, so there is one place that decides
+/// how a name becomes SQL.
+pub fn push_ident(out: &mut String, name: &str) {
     out.push('"');
     if !name.bytes().any(|b| b == b'"' || b == 0) {
         out.push_str(name);
@@ -182,10 +183,9 @@ impl SqlBuilder {
     }
 }
 
-/// Appends a parameter number in decimal, without an intermediate string.
+/// Appends a parameter number in decimal, without the formatting machinery.
 fn push_number(out: &mut String, number: usize) {
-    use std::fmt::Write;
-    let _ = write!(out, "{number}");
+    out.push_str(itoa::Buffer::new().format(number));
 }
 
 #[cfg(test)]
