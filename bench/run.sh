@@ -19,6 +19,9 @@
 #   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
 #                        front that only sends the captured statements and returns the body,
 #                        the limit for any gateway sending this SQL over HTTP
+#   actix_single     the same request to bench_relay --front actix: the same replies behind
+#                        bare actix-web (the gateway's HTTP server, no middleware), the limit
+#                        for a gateway built on actix-web
 #   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
 #   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
 #
@@ -93,7 +96,7 @@ BENCH_ROWS=${BENCH_ROWS:-10000}
 BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
-READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined relay_single pg_select pb_single gw_filtered pb_filtered gw_1000"
+READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
 WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined relay_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
@@ -110,6 +113,7 @@ die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
 WORK=""
 GW_PID=""
 RELAY_PID=""
+ACTIX_RELAY_PID=""
 PB_PID=""
 LOAD_PID=""
 SAMPLER_PID=""
@@ -136,12 +140,13 @@ cleanup() {
   stop_pid "$LOAD_PID" TERM 5
   stop_pid "$PB_PID" TERM 10
   stop_pid "$RELAY_PID" TERM 5
+  stop_pid "$ACTIX_RELAY_PID" TERM 5
   # SIGINT: the gateway stops at once and takes its PostgreSQL cluster down with it.
   stop_pid "$GW_PID" INT 30
   if [[ -n $WORK && -d $WORK ]]; then
     if [[ $status != 0 ]]; then
       log "failed (exit $status); last lines of the logs:"
-      for f in "$WORK/gateway.log" "$WORK/relay.log" "$WORK/pocketbase.log"; do
+      for f in "$WORK/gateway.log" "$WORK/relay.log" "$WORK/relay_actix.log" "$WORK/pocketbase.log"; do
         [[ -f $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
       done
     fi
@@ -475,7 +480,7 @@ def measure_cpu(groups, seconds):
             children.setdefault(ppid, []).append(pid)
         snap = {}
         for name, g in groups.items():
-            pids = [int(g["pid"])] if g.get("pid") else []
+            pids = [int(p) for p in g.get("pids", [g.get("pid")]) if p]
             if g.get("tree"):
                 todo = list(pids)
                 while todo:
@@ -589,6 +594,9 @@ SCENARIOS = {
     "relay_single": ("bench_relay: the captured statements for gw_single behind the least HTTP front "
                      "(the limit for a gateway sending them)",
                      "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
+    "actix_single": ("bench_relay --front actix: the same replies behind bare actix-web "
+                     "(the limit for a gateway built on actix-web)",
+                     "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
     "pb_single": ("PocketBase: single record view", "GET /api/collections/bench_items/records/<id>"),
     "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
                     "GET /api/collections/bench_items/records?filter=amount>=<0..9000>&perPage=10"
@@ -669,6 +677,9 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("pg_tx_pipelined / pb_single", "pg_tx_pipelined", "pb_single", None),
         ("relay_single / pb_single", "relay_single", "pb_single", None),
         ("gw_single / relay_single", "gw_single", "relay_single", None),
+        ("actix_single / pb_single", "actix_single", "pb_single", None),
+        ("actix_single / relay_single", "actix_single", "relay_single", None),
+        ("gw_single / actix_single", "gw_single", "actix_single", None),
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
@@ -800,7 +811,11 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "logging. `relay_single / pb_single` and `relay_insert / pb_create` are the highest "
                   "ratios a gateway sending these statements over HTTP could reach on this machine; "
                   "`gw_single / relay_single` and `gw_insert / relay_insert` show what the gateway's own "
-                  "work costs.")
+                  "work costs. `actix_single` sends the same replies through bare actix-web (the "
+                  "gateway's HTTP server and worker layout, one handler, no middleware): "
+                  "`actix_single / pb_single` is the highest `gw_single / pb_single` a gateway built on "
+                  "actix-web could reach, `actix_single / relay_single` what the framework costs, and "
+                  "`gw_single / actix_single` what the gateway's middleware and rest/v1 pipeline cost.")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -816,6 +831,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
     for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_tx_pipelined / pb_single",
                  "relay_single / pb_single", "gw_single / relay_single",
+                 "actix_single / pb_single", "actix_single / relay_single", "gw_single / actix_single",
                  "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pb_create",
                  "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
                  "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
@@ -846,7 +862,7 @@ PYTHON
 
 # --- the gateway, on a private DATA_DIR with the embedded cluster -------------------------
 
-read -r API_PORT DB_PORT PB_PORT RELAY_PORT < <(python3 "$HELPER" free-ports 4)
+read -r API_PORT DB_PORT PB_PORT RELAY_PORT ACTIX_RELAY_PORT < <(python3 "$HELPER" free-ports 5)
 GW_DATA=$WORK/gw/data
 gateway_env=(
   env -i "PATH=$PATH" "HOME=$HOME" "LANG=C.UTF-8"
@@ -1040,6 +1056,21 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json
   -d "${WRITE_ROW/\{amount\}/5000}" "$RELAY_URL/rest/v1/bench_writes")
 [[ $code == 201 ]] || die "bench_relay answered $code to an insert"
 
+# The same relay behind bare actix-web.
+ACTIX_RELAY_URL=http://127.0.0.1:$ACTIX_RELAY_PORT
+log "starting bench_relay --front actix on 127.0.0.1:$ACTIX_RELAY_PORT"
+"$RELAY" --front actix --listen "127.0.0.1:$ACTIX_RELAY_PORT" --database "$AUTH_URL" \
+  --captured "$WORK/captured_sql.json" --pool-size "${relay_pool:-10}" >"$WORK/relay_actix.log" 2>&1 &
+ACTIX_RELAY_PID=$!
+for ((i = 0; ; i++)); do
+  kill -0 "$ACTIX_RELAY_PID" 2>/dev/null || { cat "$WORK/relay_actix.log" >&2; die "bench_relay --front actix exited during start-up"; }
+  grep -q "serving on" "$WORK/relay_actix.log" && break
+  ((i < 300)) || die "bench_relay --front actix did not start in 30 s"
+  sleep 0.1
+done
+actix_body=$(curl -s "$ACTIX_RELAY_URL$(expand_path "$GW_SINGLE")")
+[[ $actix_body == "$gateway_body" ]] || die "bench_relay --front actix answered $actix_body, the gateway $gateway_body"
+
 # --- PocketBase -------------------------------------------------------------------------------
 
 PB=http://127.0.0.1:$PB_PORT
@@ -1124,8 +1155,8 @@ end
 LUA
 
 cpu_groups() { # load generator pid → JSON of process groups to sample
-  printf '{"gateway":{"pid":%s},"relay":{"pid":%s},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
-    "$GW_PID" "${RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
+  printf '{"gateway":{"pid":%s},"relay":{"pids":[%s,%s]},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
+    "$GW_PID" "${RELAY_PID:-0}" "${ACTIX_RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
 }
 
 run_one() { # scenario connections seconds round(0 = warm-up, not recorded)
@@ -1154,12 +1185,13 @@ run_attempt() { # scenario connections seconds round
   if [[ $round != 0 ]]; then log_args=(-l --log-prefix "$prefix"); fi
   rm -f "$prefix".*
   case $scenario in
-    gw_single | gw_filtered | gw_1000 | relay_single | pb_single | pb_filtered)
+    gw_single | gw_filtered | gw_1000 | relay_single | actix_single | pb_single | pb_filtered)
       kind=wrk
       local base=$GW path header=("apikey: $ANON_KEY")
       case $scenario in
         gw_single) path=$GW_SINGLE ;;
         relay_single) base=$RELAY_URL path=$GW_SINGLE ;;
+        actix_single) base=$ACTIX_RELAY_URL path=$GW_SINGLE ;;
         gw_filtered) path=$GW_FILTERED ;;
         gw_1000) path=$GW_1000 ;;
         pb_single) base=$PB path=$PB_SINGLE header=() ;;
@@ -1320,9 +1352,11 @@ if [[ $OUTPUT_NAME == latest && $RESULTS_DIR -ef $ROOT/bench/results ]]; then
 fi
 echo
 cat "$RESULTS_DIR/$OUTPUT_NAME.md"
-relay_failures=$(grep -c "request failed" "$WORK/relay.log" || true)
-if ((relay_failures > 0)); then
-  log "bench_relay answered $relay_failures requests with 500; the first:"
-  grep -m 3 "request failed" "$WORK/relay.log" >&2
-fi
+for relay_log in "$WORK/relay.log" "$WORK/relay_actix.log"; do
+  relay_failures=$(grep -c "request failed" "$relay_log" || true)
+  if ((relay_failures > 0)); then
+    log "bench_relay ($(basename "$relay_log" .log)) answered $relay_failures requests with 500; the first:"
+    grep -m 3 "request failed" "$relay_log" >&2
+  fi
+done
 log "results: $RESULTS_DIR/$OUTPUT_NAME.json, $RESULTS_DIR/$OUTPUT_NAME.md"

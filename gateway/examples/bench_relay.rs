@@ -13,6 +13,11 @@
 //! its own pool (`db::api_pool`, the gateway's), and accepted connections dealt to workers in
 //! turn.
 //!
+//! `--front actix` serves the same replies through actix-web instead (the gateway's HTTP
+//! server and worker layout, one catch-all handler, no middleware). Against the default
+//! hand-written front it shows what the framework alone costs; against the gateway, what
+//! the gateway's own middleware and rest/v1 pipeline cost.
+//!
 //! ```text
 //! bench_relay --listen 127.0.0.1:54400 --captured captured_sql.json \
 //!     --database "host=/data/run port=54322 user=authenticator dbname=postgres" --pool-size 10
@@ -60,6 +65,15 @@ struct Args {
     /// Database connections in all (split over the workers, as `DB_POOL_SIZE`).
     #[arg(long, default_value_t = 10)]
     pool_size: usize,
+    /// The HTTP front: the least one (hand-written HTTP/1.1) or bare actix-web.
+    #[arg(long, value_enum, default_value_t = Front::Minimal)]
+    front: Front,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Front {
+    Minimal,
+    Actix,
 }
 
 /// One captured statement: SQL with `$n` placeholders and the values they had.
@@ -81,7 +95,7 @@ struct Captured {
 }
 
 /// A pipeline with one request-dependent parameter.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Template {
     statements: Vec<(String, Vec<String>)>,
     /// (statement, parameter position) to replace.
@@ -150,9 +164,66 @@ impl Template {
     }
 }
 
+#[derive(Debug, Clone)]
 struct Relay {
     read: Template,
     insert: Template,
+}
+
+impl Relay {
+    fn new(captured: &Captured) -> Result<Self, String> {
+        Ok(Self {
+            read: Template::new(
+                &captured.statements,
+                captured.main_index,
+                &captured.id_param,
+            )?,
+            insert: Template::new(
+                &captured.insert_statements,
+                captured.insert_statements.len().saturating_sub(1),
+                &captured.insert_body_param,
+            )?,
+        })
+    }
+
+    /// The answer to one request, whichever front received it: a read sends the row id
+    /// from `id=eq.<n>`, an insert its JSON body.
+    async fn reply(&self, pool: &ApiPool, get: bool, target: &str, body: &str) -> Reply {
+        let (template, value) = if get {
+            let id = target
+                .split("id=eq.")
+                .nth(1)
+                .map(|rest| rest.split('&').next().unwrap_or_default());
+            (&self.read, id.unwrap_or_default())
+        } else {
+            (&self.insert, body)
+        };
+        let outcome = match pool.get().await {
+            Ok(mut connection) => template
+                .run(&mut connection, value)
+                .await
+                .map_err(|e| e.to_string()),
+            Err(error) => Err(error.to_string()),
+        };
+        match outcome {
+            Ok(row) if get => Reply::Rows(match &row {
+                Some(row) => row.try_get(BODY_COLUMN).unwrap_or_else(|_| "[]".into()),
+                None => "[]".into(),
+            }),
+            Ok(_) => Reply::Created,
+            Err(message) => {
+                eprintln!("bench_relay: request failed: {message}");
+                Reply::Failed(message)
+            }
+        }
+    }
+}
+
+/// What a front sends back: `200` with the body and the gateway's headers, `201`, or `500`.
+enum Reply {
+    Rows(String),
+    Created,
+    Failed(String),
 }
 
 fn main() {
@@ -179,6 +250,10 @@ fn run(args: Args) -> Result<(), String> {
     let per_worker = args.pool_size.div_ceil(workers).max(1);
     let listener =
         std::net::TcpListener::bind(args.listen).map_err(|e| format!("{}: {e}", args.listen))?;
+    if args.front == Front::Actix {
+        let relay = Relay::new(&captured)?;
+        return actix_front::serve(listener, relay, config, workers, per_worker);
+    }
 
     let mut senders = Vec::with_capacity(workers);
     let mut threads = Vec::with_capacity(workers);
@@ -226,21 +301,9 @@ fn worker(
     };
     let local = tokio::task::LocalSet::new();
     local.block_on(&runtime, async move {
-        let templates = (
-            Template::new(
-                &captured.statements,
-                captured.main_index,
-                &captured.id_param,
-            ),
-            Template::new(
-                &captured.insert_statements,
-                captured.insert_statements.len().saturating_sub(1),
-                &captured.insert_body_param,
-            ),
-        );
-        let relay = match templates {
-            (Ok(read), Ok(insert)) => Rc::new(Relay { read, insert }),
-            (Err(e), _) | (_, Err(e)) => {
+        let relay = match Relay::new(&captured) {
+            Ok(relay) => Rc::new(relay),
+            Err(e) => {
                 let _ = ready.send(Err(e));
                 return;
             }
@@ -350,30 +413,11 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &ApiPool) -> std::io:
     let mut response = Vec::with_capacity(4096);
     while let Some(request) = read_request(&mut stream, &mut buffer).await? {
         response.clear();
-        // A read sends the row id from `id=eq.<n>`; an insert sends its JSON body.
-        let (template, value) = if request.get {
-            let id = request
-                .target
-                .split("id=eq.")
-                .nth(1)
-                .map(|rest| rest.split('&').next().unwrap_or_default());
-            (&relay.read, id.unwrap_or_default())
-        } else {
-            (&relay.insert, request.body.as_str())
-        };
-        let outcome = match pool.get().await {
-            Ok(mut connection) => template
-                .run(&mut connection, value)
-                .await
-                .map_err(|e| e.to_string()),
-            Err(error) => Err(error.to_string()),
-        };
-        match outcome {
-            Ok(row) if request.get => {
-                let body: &str = match &row {
-                    Some(row) => row.try_get(BODY_COLUMN).unwrap_or("[]"),
-                    None => "[]",
-                };
+        match relay
+            .reply(pool, request.get, &request.target, &request.body)
+            .await
+        {
+            Reply::Rows(body) => {
                 response.extend_from_slice(
                     format!(
                         "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n\
@@ -384,21 +428,81 @@ async fn serve(mut stream: TcpStream, relay: &Relay, pool: &ApiPool) -> std::io:
                 );
                 response.extend_from_slice(body.as_bytes());
             }
-            Ok(_) => response.extend_from_slice(
+            Reply::Created => response.extend_from_slice(
                 b"HTTP/1.1 201 Created\r\nContent-Range: */*\r\nContent-Length: 0\r\n\r\n",
             ),
-            Err(message) => {
-                eprintln!("bench_relay: request failed: {message}");
-                response.extend_from_slice(
-                    format!(
-                        "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{message}",
-                        message.len()
-                    )
-                    .as_bytes(),
-                );
-            }
+            Reply::Failed(message) => response.extend_from_slice(
+                format!(
+                    "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{message}",
+                    message.len()
+                )
+                .as_bytes(),
+            ),
         }
         stream.write_all(&response).await?;
     }
     Ok(())
+}
+
+/// The same replies behind actix-web: the gateway's server, worker count and per-worker
+/// pools, one catch-all handler, no middleware.
+mod actix_front {
+    use actix_web::http::StatusCode;
+    use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+
+    use super::{ApiPool, POOL_WAIT, Relay, Reply, api_pool};
+
+    pub fn serve(
+        listener: std::net::TcpListener,
+        relay: Relay,
+        config: tokio_postgres::Config,
+        workers: usize,
+        per_worker: usize,
+    ) -> Result<(), String> {
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        actix_web::rt::System::new().block_on(async move {
+            let server = HttpServer::new(move || {
+                let app = App::new().app_data(web::Data::new(relay.clone()));
+                let app = match api_pool::worker_pool(config.clone(), per_worker, POOL_WAIT) {
+                    Ok(pool) => app.app_data(web::Data::new(pool)),
+                    Err(error) => {
+                        eprintln!("bench_relay: pool: {error}");
+                        app
+                    }
+                };
+                app.default_service(web::to(handle))
+            })
+            .workers(workers)
+            .listen(listener)
+            .map_err(|e| e.to_string())?
+            .run();
+            println!("bench_relay: serving on {address} (actix-web)");
+            server.await.map_err(|e| e.to_string())
+        })
+    }
+
+    async fn handle(
+        request: HttpRequest,
+        body: web::Bytes,
+        relay: web::Data<Relay>,
+        pool: web::Data<ApiPool>,
+    ) -> HttpResponse {
+        let get = request.method() == actix_web::http::Method::GET;
+        let body = std::str::from_utf8(&body).unwrap_or_default();
+        match relay
+            .reply(&pool, get, request.uri().query().unwrap_or_default(), body)
+            .await
+        {
+            Reply::Rows(body) => HttpResponse::Ok()
+                .insert_header(("Content-Type", "application/json; charset=utf-8"))
+                .insert_header(("Content-Range", "0-0/*"))
+                .body(body),
+            Reply::Created => HttpResponse::Created()
+                .insert_header(("Content-Range", "*/*"))
+                .finish(),
+            Reply::Failed(message) => {
+                HttpResponse::build(StatusCode::INTERNAL_SERVER_ERROR).body(message)
+            }
+        }
+    }
 }
