@@ -42,6 +42,9 @@ use tokio::sync::mpsc;
 
 /// How long a request waits for a connection of its worker.
 const POOL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Connections unused this long are closed: the bench runs two relays next to the gateway
+/// and pgbench's 64 clients, and idle pools would take their slots in `max_connections`.
+const IDLE_CLOSE: std::time::Duration = std::time::Duration::from_secs(5);
 /// Largest request head or body the relay reads.
 const MAX_REQUEST: usize = 1 << 20;
 /// Where PostgREST's read statement puts the JSON body: after `total_result_set` and
@@ -329,6 +332,7 @@ fn worker(
             }
         }
         drop(opened);
+        tokio::task::spawn_local(close_idle(pool.clone()));
         let _ = ready.send(Ok(()));
         while let Some(stream) = accepted.recv().await {
             let (relay, pool) = (relay.clone(), pool.clone());
@@ -349,6 +353,14 @@ fn worker(
             });
         }
     });
+}
+
+/// Closes the worker's connections that have not been used for [`IDLE_CLOSE`].
+async fn close_idle(pool: ApiPool) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        pool.retain(|_, metrics| metrics.last_used() < IDLE_CLOSE);
+    }
 }
 
 /// One HTTP/1.1 request: method, target and body.
@@ -450,7 +462,7 @@ mod actix_front {
     use actix_web::http::StatusCode;
     use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 
-    use super::{ApiPool, POOL_WAIT, Relay, Reply, api_pool};
+    use super::{ApiPool, POOL_WAIT, Relay, Reply, api_pool, close_idle};
 
     pub fn serve(
         listener: std::net::TcpListener,
@@ -464,7 +476,11 @@ mod actix_front {
             let server = HttpServer::new(move || {
                 let app = App::new().app_data(web::Data::new(relay.clone()));
                 let app = match api_pool::worker_pool(config.clone(), per_worker, POOL_WAIT) {
-                    Ok(pool) => app.app_data(web::Data::new(pool)),
+                    Ok(pool) => {
+                        // The factory runs on the worker's own thread and runtime.
+                        actix_web::rt::spawn(close_idle(pool.clone()));
+                        app.app_data(web::Data::new(pool))
+                    }
                     Err(error) => {
                         eprintln!("bench_relay: pool: {error}");
                         app
