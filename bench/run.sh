@@ -1036,40 +1036,34 @@ check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/insert_pipelined.sql" 
 # --- bench_relay: the captured statements behind the least HTTP front --------------------------
 
 RELAY_URL=http://127.0.0.1:$RELAY_PORT
+ACTIX_RELAY_URL=http://127.0.0.1:$ACTIX_RELAY_PORT
 # As many connections as the gateway's API pool.
 relay_pool=$(sed -n 's/.*\bDB_POOL_SIZE=\([0-9]*\).*/\1/p' <<<"${BENCH_GATEWAY_ENV:-}")
-log "starting bench_relay on 127.0.0.1:$RELAY_PORT (pool ${relay_pool:-10})"
-"$RELAY" --listen "127.0.0.1:$RELAY_PORT" --database "$AUTH_URL" --captured "$WORK/captured_sql.json" \
-  --pool-size "${relay_pool:-10}" >"$WORK/relay.log" 2>&1 &
-RELAY_PID=$!
-for ((i = 0; ; i++)); do
-  kill -0 "$RELAY_PID" 2>/dev/null || { cat "$WORK/relay.log" >&2; die "bench_relay exited during start-up"; }
-  grep -q "serving on" "$WORK/relay.log" && break
-  ((i < 300)) || die "bench_relay did not start in 30 s"
-  sleep 0.1
-done
-# It must answer as the gateway does: the same body for the same row, 201 for the insert.
-relay_body=$(curl -s "$RELAY_URL$(expand_path "$GW_SINGLE")")
 gateway_body=$(curl -s -H "apikey: $ANON_KEY" "$GW$(expand_path "$GW_SINGLE")")
-[[ $relay_body == "$gateway_body" ]] || die "bench_relay answered $relay_body, the gateway $gateway_body"
-code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
-  -d "${WRITE_ROW/\{amount\}/5000}" "$RELAY_URL/rest/v1/bench_writes")
-[[ $code == 201 ]] || die "bench_relay answered $code to an insert"
 
+start_relay() { # pid variable, front (minimal|actix), port, log → started and answering as the gateway does
+  local pid_var=$1 front=$2 port=$3 relay_log=$4 url=http://127.0.0.1:$3 pid body code i
+  log "starting bench_relay --front $front on 127.0.0.1:$port (pool ${relay_pool:-10})"
+  "$RELAY" --front "$front" --listen "127.0.0.1:$port" --database "$AUTH_URL" \
+    --captured "$WORK/captured_sql.json" --pool-size "${relay_pool:-10}" >"$relay_log" 2>&1 &
+  pid=$!
+  printf -v "$pid_var" '%s' "$pid"
+  for ((i = 0; ; i++)); do
+    kill -0 "$pid" 2>/dev/null || { cat "$relay_log" >&2; die "bench_relay --front $front exited during start-up"; }
+    grep -q "serving on" "$relay_log" && break
+    ((i < 300)) || die "bench_relay --front $front did not start in 30 s"
+    sleep 0.1
+  done
+  # It must answer as the gateway does: the same body for the same row, 201 for the insert.
+  body=$(curl -s "$url$(expand_path "$GW_SINGLE")")
+  [[ $body == "$gateway_body" ]] || die "bench_relay --front $front answered $body, the gateway $gateway_body"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' \
+    -d "${WRITE_ROW/\{amount\}/5000}" "$url/rest/v1/bench_writes")
+  [[ $code == 201 ]] || die "bench_relay --front $front answered $code to an insert"
+}
+start_relay RELAY_PID minimal "$RELAY_PORT" "$WORK/relay.log"
 # The same relay behind bare actix-web.
-ACTIX_RELAY_URL=http://127.0.0.1:$ACTIX_RELAY_PORT
-log "starting bench_relay --front actix on 127.0.0.1:$ACTIX_RELAY_PORT"
-"$RELAY" --front actix --listen "127.0.0.1:$ACTIX_RELAY_PORT" --database "$AUTH_URL" \
-  --captured "$WORK/captured_sql.json" --pool-size "${relay_pool:-10}" >"$WORK/relay_actix.log" 2>&1 &
-ACTIX_RELAY_PID=$!
-for ((i = 0; ; i++)); do
-  kill -0 "$ACTIX_RELAY_PID" 2>/dev/null || { cat "$WORK/relay_actix.log" >&2; die "bench_relay --front actix exited during start-up"; }
-  grep -q "serving on" "$WORK/relay_actix.log" && break
-  ((i < 300)) || die "bench_relay --front actix did not start in 30 s"
-  sleep 0.1
-done
-actix_body=$(curl -s "$ACTIX_RELAY_URL$(expand_path "$GW_SINGLE")")
-[[ $actix_body == "$gateway_body" ]] || die "bench_relay --front actix answered $actix_body, the gateway $gateway_body"
+start_relay ACTIX_RELAY_PID actix "$ACTIX_RELAY_PORT" "$WORK/relay_actix.log"
 
 # --- PocketBase -------------------------------------------------------------------------------
 
