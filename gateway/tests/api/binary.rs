@@ -352,6 +352,87 @@ async fn a_cluster_that_dies_stops_the_gateway_with_an_error() {
     stack.wait_no_postgres(Duration::from_secs(10));
 }
 
+/// Every 5xx leaves one `request failed` line carrying the request id the client was sent,
+/// also when rest/v1 answered it as a plain response; 4xx answers leave none.
+#[tokio::test(flavor = "multi_thread")]
+async fn server_errors_are_logged_with_the_request_id_the_client_saw() {
+    let stack = Stack::new("error-log");
+    let (mut gateway, _) = stack.start_with(&[("LOG_FORMAT", "json")]);
+    let status = stack.command(&["status", "-o", "env"]).output().unwrap();
+    let anon = env_value(&String::from_utf8(status.stdout).unwrap(), "ANON_KEY");
+    let (client, connection) = tokio_postgres::connect(&stack.db_url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .batch_execute(
+            "CREATE FUNCTION public.disk_full() RETURNS int LANGUAGE plpgsql AS $$
+             BEGIN RAISE EXCEPTION 'disco lleno' USING ERRCODE = 'XX000'; END $$;
+             GRANT EXECUTE ON FUNCTION public.disk_full() TO anon;",
+        )
+        .await
+        .unwrap();
+    let http = reqwest::Client::new();
+    let missing = http
+        .get(stack.url("/rest/v1/no_such_table"))
+        .header("apikey", &anon)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+
+    // The schema cache reloads after the DDL; until then the function is unknown (404).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let failed = loop {
+        let response = http
+            .post(stack.url("/rest/v1/rpc/disk_full"))
+            .header("apikey", &anon)
+            .json(&serde_json::json!({}))
+            .send()
+            .await
+            .unwrap();
+        if response.status() != 404 || Instant::now() > deadline {
+            break response;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(failed.status(), 500);
+    let request_id = failed.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let body: Value = failed.json().await.unwrap();
+    assert_eq!(body["code"], "XX000");
+    assert_eq!(body["message"], "disco lleno");
+
+    // stderr reaches the file through a copying thread: wait for the line.
+    let log = stack.data_dir.join("gateway.log");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let failures = loop {
+        let failures: Vec<Value> = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .filter(|line| line["message"] == "request failed")
+            .collect();
+        if !failures.is_empty() || Instant::now() > deadline {
+            break failures;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let line = &failures[0];
+    assert_eq!(line["level"], "ERROR", "{line}");
+    assert_eq!(line["request_id"], request_id.as_str(), "{line}");
+    assert_eq!(line["method"], "POST", "{line}");
+    assert_eq!(line["path"], "/rest/v1/rpc/disk_full", "{line}");
+    assert_eq!(line["status"], 500, "{line}");
+
+    signal(&gateway, SIGINT);
+    assert!(wait_exit(&mut gateway, Duration::from_secs(45)).success());
+    stack.wait_no_postgres(Duration::from_secs(5));
+}
+
 #[test]
 fn bad_settings_stop_start_up_with_the_variable_named() {
     let stack = Stack::new("badconfig");
