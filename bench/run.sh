@@ -39,6 +39,8 @@
 #                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
 #                        the database's cost for that request shape with no HTTP in front
 #   relay_insert     gw_insert's request to bench_relay, which sends the captured insert pipeline
+#   actix_insert     the same request to bench_relay --front actix (the write limit for a
+#                        gateway built on actix-web)
 #   pb_create        PocketBase POST /api/collections/bench_writes/records
 #
 # Results, medians over the rounds and the target ratios at 32 connections go to
@@ -97,7 +99,7 @@ BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
 READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined relay_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -620,6 +622,9 @@ SCENARIOS = {
                             "statement \\endpipeline"),
     "relay_insert": ("bench_relay: the captured statements for gw_insert behind the least HTTP front",
                      "POST /rest/v1/bench_writes {owner,title,amount} → settings + insert, one Sync"),
+    "actix_insert": ("bench_relay --front actix: the same insert behind bare actix-web "
+                     "(the write limit for a gateway built on actix-web)",
+                     "POST /rest/v1/bench_writes {owner,title,amount} → settings + insert, one Sync"),
     "pb_create": ("PocketBase: create one record", "POST /api/collections/bench_writes/records "
                   "{owner,title,amount}"),
 }
@@ -689,6 +694,9 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("relay_insert / pg_insert", "relay_insert", "pg_insert", None),
         ("relay_insert / pb_create", "relay_insert", "pb_create", None),
         ("gw_insert / relay_insert", "gw_insert", "relay_insert", None),
+        ("actix_insert / pb_create", "actix_insert", "pb_create", None),
+        ("actix_insert / relay_insert", "actix_insert", "relay_insert", None),
+        ("gw_insert / actix_insert", "gw_insert", "actix_insert", None),
         ("gw_insert_rep / pg_insert", "gw_insert_rep", "pg_insert", None),
         ("gw_upsert / pg_insert", "gw_upsert", "pg_insert", None),
         ("gw_update / pg_insert", "gw_update", "pg_insert", None),
@@ -815,7 +823,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "gateway's HTTP server and worker layout, one handler, no middleware): "
                   "`actix_single / pb_single` is the highest `gw_single / pb_single` a gateway built on "
                   "actix-web could reach, `actix_single / relay_single` what the framework costs, and "
-                  "`gw_single / actix_single` what the gateway's middleware and rest/v1 pipeline cost.")
+                  "`gw_single / actix_single` what the gateway's middleware and rest/v1 pipeline cost; "
+                  "`actix_insert` and its ratios say the same of the insert.")
     md.append("\n## Setup\n")
     md.append("- " + "\n- ".join(f"{k}: {v}" for k, v in config.items()
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
@@ -834,6 +843,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                  "actix_single / pb_single", "actix_single / relay_single", "gw_single / actix_single",
                  "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pb_create",
                  "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
+                 "actix_insert / pb_create", "actix_insert / relay_insert", "gw_insert / actix_insert",
                  "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
                  "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
@@ -971,6 +981,7 @@ declare -A WRITE_REQUEST=(
   [gw_upsert]='POST|/rest/v1/bench_counters?on_conflict=id|{"id":{id},"title":"upserted","amount":{amount}}|resolution=merge-duplicates,return=minimal'
   [gw_update]='PATCH|/rest/v1/bench_counters?id=eq.{id}|{"amount":{amount}}|return=minimal'
   [relay_insert]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
+  [actix_insert]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
   [pb_create]="POST|/api/collections/bench_writes/records|$WRITE_ROW|"
 )
 expand_path() { sed -e 's/{id}/4321/; s/{amount}/5000/; s/{pbid}/i00000000004321/' <<<"$1"; }
@@ -1194,12 +1205,13 @@ run_attempt() { # scenario connections seconds round
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- GET "$path" "" "$BENCH_ROWS" "${header[@]}")
       ;;
-    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | pb_create)
+    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | actix_insert | pb_create)
       kind=wrk
       local method body prefer base=$GW header=("apikey: $ANON_KEY" "Content-Type: application/json")
       IFS='|' read -r method path body prefer <<<"${WRITE_REQUEST[$scenario]}"
       if [[ $scenario == pb_* ]]; then base=$PB header=("Content-Type: application/json"); fi
       if [[ $scenario == relay_* ]]; then base=$RELAY_URL; fi
+      if [[ $scenario == actix_* ]]; then base=$ACTIX_RELAY_URL; fi
       [[ -n $prefer ]] && header+=("Prefer: $prefer")
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- "$method" "$path" "$body" "$BENCH_ROWS" "${header[@]}")
