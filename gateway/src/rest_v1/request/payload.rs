@@ -5,7 +5,10 @@
 //! form bodies are turned into the equivalent JSON first.
 
 use std::collections::BTreeSet;
+use std::fmt;
 
+use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::super::error::ApiError;
@@ -118,31 +121,147 @@ fn sorted(keys: impl IntoIterator<Item = String>) -> Vec<String> {
 }
 
 fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
-    let value: Value =
+    let shape: JsonShape =
         serde_json::from_slice(body).map_err(|_| invalid("Empty or invalid json"))?;
     let raw = || String::from_utf8_lossy(body).into_owned();
-    match &value {
-        Value::Object(object) => Ok(Payload::from_raw(raw(), sorted(object.keys().cloned()))),
-        Value::Array(items) => match items.first() {
-            None => Ok(Payload::empty_array()),
-            Some(Value::Object(first)) => {
-                let keys: BTreeSet<&String> = first.keys().collect();
-                let uniform = items.iter().all(|item| match item {
-                    Value::Object(object) => object.keys().collect::<BTreeSet<_>>() == keys,
-                    _ => false,
-                });
-                if !uniform {
-                    return Err(invalid("All object keys must match"));
-                }
-                Ok(Payload::from_raw(
-                    raw(),
-                    keys.into_iter().cloned().collect(),
-                ))
+    match shape {
+        JsonShape::Object(keys) => Ok(Payload::from_raw(raw(), keys.into_iter().collect())),
+        JsonShape::Objects(None) | JsonShape::Scalar => Ok(Payload::empty_array()),
+        JsonShape::Objects(Some(keys)) => Ok(Payload::from_raw(raw(), keys.into_iter().collect())),
+        JsonShape::MixedArray => Err(invalid("All object keys must match")),
+    }
+}
+
+/// A JSON body's top level, read without building the document: values are checked and
+/// skipped, only keys are kept. A bulk body costs its key sets rather than a tree several
+/// times its size.
+#[derive(Debug, PartialEq, Eq)]
+enum JsonShape {
+    Object(BTreeSet<String>),
+    /// An array whose elements are all objects with the same keys (`None`: empty array).
+    Objects(Option<BTreeSet<String>>),
+    /// An array with a non-object element or differing key sets.
+    MixedArray,
+    /// Scalars insert nothing, like an empty array.
+    Scalar,
+}
+
+impl<'de> Deserialize<'de> for JsonShape {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ShapeVisitor)
+    }
+}
+
+struct ShapeVisitor;
+
+impl<'de> Visitor<'de> for ShapeVisitor {
+    type Value = JsonShape;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<JsonShape, A::Error> {
+        ObjectKeys
+            .visit_map(map)
+            .map(|keys| JsonShape::Object(keys.unwrap_or_default()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonShape, A::Error> {
+        let Some(first) = seq.next_element_seed(ObjectKeys)? else {
+            return Ok(JsonShape::Objects(None));
+        };
+        let mut uniform = first.is_some();
+        while uniform {
+            match seq.next_element_seed(ObjectKeys)? {
+                Some(keys) => uniform = keys.is_some() && keys == first,
+                None => return Ok(JsonShape::Objects(first)),
             }
-            Some(_) => Err(invalid("All object keys must match")),
-        },
-        // Scalars insert nothing, like an empty array.
-        _ => Ok(Payload::empty_array()),
+        }
+        // The rest is still read, so invalid JSON anywhere is reported as such.
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(JsonShape::MixedArray)
+    }
+
+    fn visit_unit<E>(self) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<JsonShape, E> {
+        Ok(JsonShape::Scalar)
+    }
+}
+
+/// One value: `Some(keys)` for an object (its values skipped), `None` for anything else.
+#[derive(Clone, Copy)]
+struct ObjectKeys;
+
+impl<'de> DeserializeSeed<'de> for ObjectKeys {
+    type Value = Option<BTreeSet<String>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ObjectKeys {
+    type Value = Option<BTreeSet<String>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut keys = BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            map.next_value::<IgnoredAny>()?;
+            keys.insert(key);
+        }
+        Ok(Some(keys))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        IgnoredAny.visit_seq(seq).map(|_| None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
     }
 }
 
@@ -246,6 +365,101 @@ mod tests {
             error.body()["message"],
             "Content-Type not acceptable: text/plain"
         );
+    }
+
+    #[test]
+    fn json_bodies_are_checked_whole() {
+        // Invalid JSON after a mismatch, or after the first element, is still invalid JSON.
+        assert_eq!(
+            json(r#"[{"a":1},{"b":2},"#).unwrap_err(),
+            "Empty or invalid json"
+        );
+        assert_eq!(json(r#"[1,{"#).unwrap_err(), "Empty or invalid json");
+        assert_eq!(json(r#"{"a":1} x"#).unwrap_err(), "Empty or invalid json");
+        assert_eq!(
+            json(r#"{"a":[1,{"b":}]}"#).unwrap_err(),
+            "Empty or invalid json"
+        );
+        // Repeated keys count once; nested values do not add keys.
+        let payload = json(r#"[{"a":1,"a":2,"n":{"x":1}},{"n":[],"a":null}]"#).unwrap();
+        assert_eq!(payload.keys, ["a", "n"]);
+        assert_eq!(
+            json(r#"[{"a":1},{"a":1,"b":2}]"#).unwrap_err(),
+            "All object keys must match"
+        );
+        assert_eq!(
+            json(r#"[{"a":1},[]]"#).unwrap_err(),
+            "All object keys must match"
+        );
+        assert_eq!(json(r#""texto""#).unwrap().json, "[]");
+        assert_eq!(json("null").unwrap().json, "[]");
+    }
+
+    mod shape_against_a_parsed_tree {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// What the body's keys are when read from a fully parsed document.
+        fn reference(body: &str) -> Result<Vec<String>, String> {
+            let value: Value = serde_json::from_str(body).map_err(|_| "invalid".to_owned())?;
+            let keys = |object: &Map<String, Value>| object.keys().cloned().collect::<Vec<_>>();
+            match &value {
+                Value::Object(object) => Ok(sorted(keys(object))),
+                Value::Array(items) => {
+                    match items.first() {
+                        None => Ok(Vec::new()),
+                        Some(Value::Object(first)) => {
+                            let first = sorted(keys(first));
+                            items
+                            .iter()
+                            .all(|item| matches!(item, Value::Object(o) if sorted(keys(o)) == first))
+                            .then_some(first)
+                            .ok_or_else(|| "mixed".to_owned())
+                        }
+                        Some(_) => Err("mixed".to_owned()),
+                    }
+                }
+                _ => Ok(Vec::new()),
+            }
+        }
+
+        fn any_json() -> impl Strategy<Value = Value> {
+            let key = prop::sample::select(vec!["a", "b", "c", "ñ", "\"quoted\""]);
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                any::<i64>().prop_map(Value::from),
+                "[a-z ,{}\\[\\]\"]{0,6}".prop_map(Value::String),
+            ];
+            leaf.prop_recursive(4, 48, 4, move |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                    prop::collection::vec((key.clone(), inner), 0..4).prop_map(|pairs| {
+                        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                    }),
+                ]
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(500))]
+
+            #[test]
+            fn keys_match_the_tree(value in any_json(), cut in 0usize..64) {
+                let body = value.to_string();
+                let read = |body: &str| match json_body(body.as_bytes()) {
+                    Ok(payload) => Ok(payload.keys),
+                    Err(error) => Err(match error.body()["message"].as_str().unwrap() {
+                        "Empty or invalid json" => "invalid".to_owned(),
+                        _ => "mixed".to_owned(),
+                    }),
+                };
+                prop_assert_eq!(read(&body), reference(&body));
+                // A truncated body must be refused the same way.
+                let truncated = &body[..body.floor_char_boundary(cut.min(body.len()))];
+                prop_assert_eq!(read(truncated), reference(truncated));
+            }
+        }
     }
 
     #[test]
