@@ -26,6 +26,10 @@
 // A command-line tool: the line on standard output is how `bench/run.sh` knows it is ready.
 #![allow(clippy::print_stdout)]
 
+/// The gateway's allocator, so the fronts differ only in what they do per request.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
