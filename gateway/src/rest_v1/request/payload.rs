@@ -125,9 +125,10 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
         serde_json::from_slice(body).map_err(|_| invalid("Empty or invalid json"))?;
     let raw = || String::from_utf8_lossy(body).into_owned();
     match shape {
-        JsonShape::Object(keys) => Ok(Payload::from_raw(raw(), keys.into_iter().collect())),
+        JsonShape::Object(keys) | JsonShape::Objects(Some(keys)) => {
+            Ok(Payload::from_raw(raw(), keys.into_iter().collect()))
+        }
         JsonShape::Objects(None) | JsonShape::Scalar => Ok(Payload::empty_array()),
-        JsonShape::Objects(Some(keys)) => Ok(Payload::from_raw(raw(), keys.into_iter().collect())),
         JsonShape::MixedArray => Err(invalid("All object keys must match")),
     }
 }
