@@ -7,7 +7,6 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
-use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
@@ -121,61 +120,82 @@ fn sorted(keys: impl IntoIterator<Item = String>) -> Vec<String> {
 }
 
 fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
-    let shape: JsonShape =
-        serde_json::from_slice(body).map_err(|_| invalid("Empty or invalid json"))?;
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let shape = ShapeOf { top: true }
+        .deserialize(&mut deserializer)
+        .and_then(|shape| deserializer.end().map(|()| shape))
+        .map_err(|_| invalid("Empty or invalid json"))?;
     let raw = || String::from_utf8_lossy(body).into_owned();
     match shape {
         JsonShape::Object(keys) | JsonShape::Objects(Some(keys)) => {
             Ok(Payload::from_raw(raw(), keys.into_iter().collect()))
         }
-        JsonShape::Objects(None) | JsonShape::Scalar => Ok(Payload::empty_array()),
+        // Scalars insert nothing, like an empty array.
+        JsonShape::Objects(None) | JsonShape::Other => Ok(Payload::empty_array()),
         JsonShape::MixedArray => Err(invalid("All object keys must match")),
     }
 }
 
-/// A JSON body's top level, read without building the document: values are checked and
+/// A JSON value's shape, read without building the document: values are checked and
 /// skipped, only keys are kept. A bulk body costs its key sets rather than a tree several
 /// times its size.
 #[derive(Debug, PartialEq, Eq)]
 enum JsonShape {
     Object(BTreeSet<String>),
-    /// An array whose elements are all objects with the same keys (`None`: empty array).
+    /// A top-level array whose elements are all objects with the same keys (`None`: empty).
     Objects(Option<BTreeSet<String>>),
-    /// An array with a non-object element or differing key sets.
+    /// A top-level array with a non-object element or differing key sets.
     MixedArray,
-    /// Scalars insert nothing, like an empty array.
-    Scalar,
+    /// A scalar, or an array below the top level.
+    Other,
 }
 
-impl<'de> Deserialize<'de> for JsonShape {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ShapeVisitor)
+/// Reads one value's [`JsonShape`]; only the top level looks into arrays.
+#[derive(Clone, Copy)]
+struct ShapeOf {
+    top: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ShapeOf {
+    type Value = JsonShape;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<JsonShape, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-struct ShapeVisitor;
-
-impl<'de> Visitor<'de> for ShapeVisitor {
+impl<'de> Visitor<'de> for ShapeOf {
     type Value = JsonShape;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON document")
+        f.write_str("a JSON value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<JsonShape, A::Error> {
-        ObjectKeys
-            .visit_map(map)
-            .map(|keys| JsonShape::Object(keys.unwrap_or_default()))
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonShape, A::Error> {
+        let mut keys = BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            map.next_value::<IgnoredAny>()?;
+            keys.insert(key);
+        }
+        Ok(JsonShape::Object(keys))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonShape, A::Error> {
-        let Some(first) = seq.next_element_seed(ObjectKeys)? else {
+        if !self.top {
+            return IgnoredAny.visit_seq(seq).map(|_| JsonShape::Other);
+        }
+        let element = ShapeOf { top: false };
+        let keys_of = |shape| match shape {
+            JsonShape::Object(keys) => Some(keys),
+            _ => None,
+        };
+        let Some(first) = seq.next_element_seed(element)?.map(keys_of) else {
             return Ok(JsonShape::Objects(None));
         };
         let mut uniform = first.is_some();
         while uniform {
-            match seq.next_element_seed(ObjectKeys)? {
-                Some(keys) => uniform = keys.is_some() && keys == first,
+            match seq.next_element_seed(element)?.map(keys_of) {
+                Some(keys) => uniform = keys == first,
                 None => return Ok(JsonShape::Objects(first)),
             }
         }
@@ -185,84 +205,27 @@ impl<'de> Visitor<'de> for ShapeVisitor {
     }
 
     fn visit_unit<E>(self) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
+        Ok(JsonShape::Other)
     }
 
     fn visit_bool<E>(self, _: bool) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
+        Ok(JsonShape::Other)
     }
 
     fn visit_i64<E>(self, _: i64) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
+        Ok(JsonShape::Other)
     }
 
     fn visit_u64<E>(self, _: u64) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
+        Ok(JsonShape::Other)
     }
 
     fn visit_f64<E>(self, _: f64) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
+        Ok(JsonShape::Other)
     }
 
     fn visit_str<E>(self, _: &str) -> Result<JsonShape, E> {
-        Ok(JsonShape::Scalar)
-    }
-}
-
-/// One value: `Some(keys)` for an object (its values skipped), `None` for anything else.
-#[derive(Clone, Copy)]
-struct ObjectKeys;
-
-impl<'de> DeserializeSeed<'de> for ObjectKeys {
-    type Value = Option<BTreeSet<String>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ObjectKeys {
-    type Value = Option<BTreeSet<String>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut keys = BTreeSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            map.next_value::<IgnoredAny>()?;
-            keys.insert(key);
-        }
-        Ok(Some(keys))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        IgnoredAny.visit_seq(seq).map(|_| None)
-    }
-
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
+        Ok(JsonShape::Other)
     }
 }
 
