@@ -7,13 +7,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use actix_cors::Cors;
-use actix_web::body::MessageBody;
-use actix_web::dev::{Server, ServerHandle, ServiceRequest, ServiceResponse};
-use actix_web::http::header::HeaderValue;
-use actix_web::middleware::{Compress, Next, from_fn};
-use actix_web::{App, Error, HttpMessage, HttpServer, web};
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::middleware::{Compress, from_fn};
+use actix_web::{App, HttpServer, web};
 use secrecy::SecretString;
-use tracing_actix_web::{RequestId, TracingLogger};
 
 use crate::config::{ConfigError, Settings};
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
@@ -156,11 +153,9 @@ impl Application {
             app
                 // Innermost first: the last `wrap` sees the request first.
                 .wrap(from_fn(api_key::gate))
-                .wrap(from_fn(webapp::cache_headers))
                 .wrap(cors())
-                .wrap(from_fn(request_id_header))
                 .wrap(Compress::default())
-                .wrap(TracingLogger::<telemetry::RequestSpan>::new())
+                .wrap(telemetry::RequestLog)
                 .route("/health", web::get().to(health::gateway_health))
                 .route("/config.json", web::get().to(webapp::runtime_config))
                 .configure(auth_v1::routes)
@@ -215,25 +210,6 @@ fn cors() -> Cors {
         .allow_any_header()
         .expose_headers(EXPOSED_HEADERS.iter().copied())
         .max_age(86_400)
-}
-
-/// Echoes the request id of the tracing span as `x-request-id`, for support and logs.
-async fn request_id_header(
-    request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
-    let id = request.extensions().get::<RequestId>().copied();
-    let mut response = next.call(request).await?;
-    let mut text = uuid::Uuid::encode_buffer();
-    if let Some(value) =
-        id.and_then(|id| HeaderValue::from_str(id.hyphenated().encode_lower(&mut text)).ok())
-    {
-        response.headers_mut().insert(
-            actix_web::http::header::HeaderName::from_static("x-request-id"),
-            value,
-        );
-    }
-    Ok(response)
 }
 
 /// Starts the embedded cluster when `DATABASE_URL` is unset.

@@ -12,11 +12,11 @@
 use std::path::PathBuf;
 
 use actix_files::{Files, NamedFile};
-use actix_web::body::MessageBody;
+use actix_web::body::BoxBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse, fn_service};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::middleware::Next;
+use actix_web::middleware::{Next, from_fn};
 use actix_web::{Error, HttpResponse, web};
 use serde_json::json;
 
@@ -53,7 +53,7 @@ pub async fn runtime_config(state: web::Data<AppState>) -> HttpResponse {
 pub fn configure(config: &mut web::ServiceConfig, web_dir: Option<PathBuf>) {
     match web_dir {
         Some(dir) => {
-            config.default_service(files(dir));
+            config.default_service(actix_service::apply(from_fn(cache_headers), files(dir)));
         }
         None => {
             config.default_service(web::to(not_built));
@@ -122,11 +122,12 @@ async fn not_built(request: actix_web::HttpRequest) -> HttpResponse {
         ))
 }
 
-/// Middleware: cache headers for the web app's responses (API responses are untouched).
-pub async fn cache_headers(
+/// Middleware around the web app's files: their cache headers (the JSON 404 that API
+/// paths no route took get from the same service is left alone).
+async fn cache_headers(
     request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse, Error> {
     let api = is_api_path(request.path());
     let asset = request.path().starts_with("/assets/");
     let mut response = next.call(request).await?;

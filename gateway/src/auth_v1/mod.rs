@@ -38,7 +38,6 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tracing_actix_web::RequestId;
 
 use self::error::{ApiVersion, AuthError, AuthResult};
 use self::password::{PasswordHasher, PasswordRules};
@@ -50,6 +49,7 @@ use crate::keys::ApiKeys;
 use crate::mail::Mailer;
 use crate::mail::templates::{TemplateError, Templates};
 use crate::state::{AppState, VERSION};
+use crate::telemetry::RequestId;
 
 /// GoTrue's request body limit.
 const MAX_BODY_BYTES: usize = 1 << 20;

@@ -19,6 +19,7 @@ async fn preflight_reflects_the_requested_headers() {
     let headers = response.headers();
     assert_eq!(headers["access-control-allow-origin"], "*");
     assert_eq!(headers["access-control-max-age"], "86400");
+    assert!(headers.contains_key("x-request-id"), "{headers:?}");
     let allowed = headers["access-control-allow-headers"]
         .to_str()
         .unwrap()

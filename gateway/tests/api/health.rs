@@ -7,11 +7,20 @@ async fn gateway_health_reports_the_database() {
     let app = spawn_app().await;
     let response = app.get("/health").await;
     assert_eq!(response.status(), 200);
-    assert!(response.headers().contains_key("x-request-id"));
+    let first_id = request_id(&response);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "ok");
     assert_eq!(body["database"], "ok");
     assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+    assert_ne!(request_id(&app.get("/health").await), first_id);
+}
+
+/// The response's `x-request-id`, checked to be a hyphenated lowercase UUID.
+fn request_id(response: &reqwest::Response) -> String {
+    let id = response.headers()["x-request-id"].to_str().unwrap();
+    let parsed = uuid::Uuid::parse_str(id).unwrap();
+    assert_eq!(parsed.hyphenated().to_string(), id);
+    id.to_owned()
 }
 
 #[tokio::test]
