@@ -14,10 +14,11 @@
 #
 # Run: the gateway on a fresh embedded cluster (API 54321 / DB 54322, both hardcoded in the
 # suite; refuses if busy), the suite's fixture (test/supabase/migrations/*.sql + seed.sql)
-# loaded with psql, a schema-cache reload, then Jest (--ci, never -u), skipping test/v12/
-# (needs PostgREST v12 on :3012). Writes results.json, results.md and logs/ to the work
-# directory and prints the per-file table. Exit status: Jest's (0 only if everything passed);
-# 2 for harness problems, 3 if the fixture does not load.
+# loaded with psql, the recorded server's one non-default planner setting, a schema-cache
+# reload, then Jest (--ci, never -u), skipping test/v12/ (needs PostgREST v12 on :3012).
+# Writes results.json, results.md and logs/ to the work directory and prints the per-file
+# table. Exit status: Jest's (0 only if everything passed); 2 for harness problems, 3 if the
+# fixture does not load.
 #
 # Environment:
 #   CIELO_BIN          gateway binary (default <repo>/target/debug/cielo; never built here)
@@ -299,6 +300,13 @@ if psql "$DB_URL" -X -q -A -F ' | ' -t -f "$HERE/fixture-check.sql" >"$LOGS/fixt
 else
   warn "fixture check query failed: $(tail -n 2 "$LOGS/fixture-check.txt")"
 fi
+# The database server the snapshots were recorded on (the Supabase CLI's container) is tuned
+# with effective_cache_size = 128MB, and `explain({ settings: true })` lists the settings that
+# differ from PostgreSQL's defaults; tune this cluster the same way (server tuning, not a
+# gateway setting).
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -c "ALTER SYSTEM SET effective_cache_size = '128MB'" \
+  -c "SELECT pg_reload_conf()" >>"$LOGS/fixture.log" 2>&1 \
+  || die "could not set effective_cache_size (see $LOGS/fixture.log)"
 psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -c "NOTIFY pgrst, 'reload schema'" >>"$LOGS/fixture.log" 2>&1 \
   || die "NOTIFY pgrst failed (see $LOGS/fixture.log)"
 sleep 1   # let the schema cache listener pick the notification up
@@ -336,7 +344,7 @@ ORACLE_DATE="$(date '+%Y-%m-%d %H:%M:%S %Z')" \
   ORACLE_GATEWAY="$GW_DESC" \
   ORACLE_NODE="$("$NODE" --version)" \
   ORACLE_JEST="$("$NODE" -p 'require(process.argv[1]).version' "$PKG/node_modules/jest/package.json")" \
-  ORACLE_FIXTURE="test/supabase/migrations/*.sql + seed.sql loaded with psql; NOTIFY pgrst 'reload schema'" \
+  ORACLE_FIXTURE="test/supabase/migrations/*.sql + seed.sql loaded with psql; effective_cache_size = 128MB; NOTIFY pgrst 'reload schema'" \
   ORACLE_EXCLUDED="test/v12/ (needs PostgREST v12 on :3012); *.test-d.ts are type-only (tstyche, not Jest)" \
   ORACLE_PKG_DIR="$PKGDIR" \
   "$NODE" "$HERE/summarize.js" "$RESULTS_JSON" "$RESULTS_MD"
