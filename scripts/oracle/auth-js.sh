@@ -68,6 +68,8 @@ die() { echo "oracle: $*" >&2; exit 2; }
 if [ -z "${CIELO_ORACLE_IN_NETNS:-}" ]; then
   [ -x "$CIELO_BIN" ] || die "gateway binary not found: $CIELO_BIN
 Build it first:  (cd $REPO && cargo build --bin cielo)   or set CIELO_BIN=/path/to/cielo"
+  # Absolute: each gateway starts from its own directory.
+  CIELO_BIN="$(cd "$(dirname "$CIELO_BIN")" && pwd)/$(basename "$CIELO_BIN")"
   for tool in git npm tar psql node; do
     command -v "$tool" >/dev/null || die "$tool not found (psql: apt-get install postgresql-client)"
   done
