@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
@@ -10,18 +11,22 @@ use crate::state::{AppState, VERSION};
 /// How long the database check may take before the stack is reported unhealthy.
 const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// A live answer every time: no cache between a monitor and the gateway may keep one.
 pub async fn gateway_health(state: web::Data<AppState>) -> HttpResponse {
     let uptime = state.started_at.elapsed().as_secs();
     match check_database(&state).await {
-        Ok(()) => HttpResponse::Ok().json(json!({
+        Ok(()) => HttpResponse::Ok()
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .json(json!({
             "status": "ok",
             "version": VERSION,
             "database": "ok",
-            "uptime_seconds": uptime,
-        })),
+                "uptime_seconds": uptime,
+            })),
         Err(reason) => {
             tracing::warn!(%reason, "health check: database unavailable");
             HttpResponse::ServiceUnavailable()
+                .insert_header((header::CACHE_CONTROL, "no-store"))
                 .insert_header(("Retry-After", "1"))
                 .json(json!({
                     "status": "error",

@@ -11,6 +11,7 @@
 //! `INBOX_ALLOW_REMOTE=true`, and it does not exist at all once `SMTP_HOST` is set.
 
 use actix_web::http::header;
+use actix_web::middleware::DefaultHeaders;
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,8 @@ use crate::state::AppState;
 pub fn routes(config: &mut web::ServiceConfig) {
     config.service(
         web::scope("/inbox")
+            // Mail changes with every sign-up: nothing of the inbox is kept by a browser.
+            .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "no-store")))
             .route("", web::get().to(page))
             .route("/", web::get().to(page))
             .route("/messages/{id}", web::get().to(message_html))
@@ -193,7 +196,6 @@ async fn page(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse 
     };
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
-        .insert_header((header::CACHE_CONTROL, "no-store"))
         .body(render_page(&messages))
 }
 

@@ -7,6 +7,7 @@ async fn gateway_health_reports_the_database() {
     let app = spawn_app().await;
     let response = app.get("/health").await;
     assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-store");
     let first_id = request_id(&response);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "ok");
@@ -38,6 +39,7 @@ async fn gateway_health_is_503_when_the_database_is_gone() {
     let response = app.get("/health").await;
     assert_eq!(response.status(), 503);
     assert_eq!(response.headers()["retry-after"], "1");
+    assert_eq!(response.headers()["cache-control"], "no-store");
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "error");
     assert_eq!(body["database"], "unavailable");

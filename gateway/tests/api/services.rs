@@ -43,6 +43,7 @@ async fn dev_inbox_lists_captured_mail() {
     let app = spawn_app().await;
     let response = app.get("/inbox").await;
     assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["cache-control"], "no-store");
     assert!(response.text().await.unwrap().contains("No hay mensajes"));
 
     app.admin()
@@ -74,6 +75,7 @@ async fn dev_inbox_lists_captured_mail() {
         .unwrap();
     assert_eq!(message["text_body"], "Enlace: http://x/verify");
     let html = app.get(&format!("/inbox/messages/{id}")).await;
+    assert_eq!(html.headers()["cache-control"], "no-store");
     assert!(
         html.headers()["content-security-policy"]
             .to_str()
@@ -88,7 +90,9 @@ async fn dev_inbox_lists_captured_mail() {
         .await
         .unwrap();
     assert_eq!(cleared.status(), 204);
-    let messages: Value = app.get("/inbox/api/messages").await.json().await.unwrap();
+    let listed = app.get("/inbox/api/messages").await;
+    assert_eq!(listed.headers()["cache-control"], "no-store");
+    let messages: Value = listed.json().await.unwrap();
     assert_eq!(messages, json!([]));
 }
 
