@@ -18,9 +18,9 @@ pub async fn gateway_health(state: web::Data<AppState>) -> HttpResponse {
         Ok(()) => HttpResponse::Ok()
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .json(json!({
-            "status": "ok",
-            "version": VERSION,
-            "database": "ok",
+                "status": "ok",
+                "version": VERSION,
+                "database": "ok",
                 "uptime_seconds": uptime,
             })),
         Err(reason) => {

@@ -3,7 +3,7 @@
 //! at `debug` level also a span carrying it.
 
 use std::fmt;
-use std::future::{Future, Ready, ready};
+use std::future::{self, Future, Ready};
 use std::io::IsTerminal;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
@@ -81,7 +81,7 @@ where
     type Future = Ready<Result<Self::Transform, Self::InitError>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        ready(Ok(RequestLogService { service }))
+        future::ready(Ok(RequestLogService { service }))
     }
 }
 

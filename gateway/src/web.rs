@@ -122,16 +122,15 @@ async fn not_built(request: actix_web::HttpRequest) -> HttpResponse {
         ))
 }
 
-/// Middleware around the web app's files: their cache headers (the JSON 404 that API
-/// paths no route took get from the same service is left alone).
+/// Middleware around the web app's files: their cache headers. Only a served file is a
+/// 200 here; 404s (API paths no route took included) are left alone.
 async fn cache_headers(
     request: ServiceRequest,
     next: Next<BoxBody>,
 ) -> Result<ServiceResponse, Error> {
-    let api = is_api_path(request.path());
     let asset = request.path().starts_with("/assets/");
     let mut response = next.call(request).await?;
-    if api || response.status() != StatusCode::OK {
+    if response.status() != StatusCode::OK {
         return Ok(response);
     }
     let headers = response.headers_mut();
