@@ -637,6 +637,61 @@ def med(values):
     return statistics.median(values) if values else None
 
 
+# The fronts that send the gateway scenario's captured statements: (bare actix-web, minimal).
+FRONTS = {"gw_single": ("actix_single", "relay_single"), "gw_insert": ("actix_insert", "relay_insert")}
+
+
+def cpu_budgets(runs, ratio_defs, nproc, conns):
+    """What each throughput target leaves for the gateway's own process, per request.
+
+    On a busy machine a run's rate is its CPU capacity over what all its processes spend per
+    request, so `a / b >= T` caps scenario a at capacity / (T x rate of b) per request. Of
+    that, PostgreSQL and the load generator take what they took in a's run (at least what
+    they took in the cheapest of a's and the fronts' runs); the rest is what the gateway's
+    own process may spend, set beside what the gateway and the two fronts spent (medians of
+    same-round values)."""
+    by_round = {}
+    for r in runs:
+        if r["connections"] == conns:
+            by_round.setdefault(r["round"], {})[r["scenario"]] = r
+
+    def us(run, process):
+        return run.get("cpu_percent", {}).get(process, 0) / 100 * 1e6 / run["rps"]
+
+    budgets = []
+    for name, a, b, target in ratio_defs:
+        if target is None or a not in FRONTS:
+            continue
+        rows = {k: [] for k in ("needed_rps", "allowed_us", "database_and_load_us",
+                                "least_database_and_load_us", "gateway_budget_us", "most_gateway_budget_us",
+                                "gateway_us", "actix_front_us", "minimal_front_us")}
+        for scenarios in by_round.values():
+            if a not in scenarios or b not in scenarios or not scenarios[a]["rps"]:
+                continue
+            run = scenarios[a]
+            capacity = (nproc * 100 - run.get("cpu_percent", {}).get("other", 0)) / 100 * 1e6
+            needed = target * scenarios[b]["rps"]
+            allowed = capacity / needed
+            # Both grow per request when the front in between is slower, so the least of the
+            # gateway's and the fronts' runs gives the most the gateway could be allowed.
+            fixed = [us(scenarios[s], "postgres") + us(scenarios[s], "loadgen")
+                     for s in (a, *FRONTS[a]) if s in scenarios and scenarios[s]["rps"]]
+            rows["needed_rps"].append(needed)
+            rows["allowed_us"].append(allowed)
+            rows["database_and_load_us"].append(fixed[0])
+            rows["least_database_and_load_us"].append(min(fixed))
+            rows["gateway_budget_us"].append(allowed - fixed[0])
+            rows["most_gateway_budget_us"].append(allowed - min(fixed))
+            rows["gateway_us"].append(us(run, "gateway"))
+            for key, front in zip(("actix_front_us", "minimal_front_us"), FRONTS[a]):
+                if front in scenarios and scenarios[front]["rps"]:
+                    rows[key].append(us(scenarios[front], "relay"))
+        if rows["needed_rps"]:
+            budgets.append({"target": f"{name} >= {target}x", "connections": conns,
+                            **{k: None if med(v) is None else round(med(v), 1) for k, v in rows.items()}})
+    return budgets
+
+
 def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
     runs = [json.loads(l) for l in open(os.path.join(workdir, "runs.jsonl"))]
     config = json.load(open(config_json))
@@ -727,9 +782,10 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         p99 = table[scenario].get(tc, {}).get("p99_ms_median")
         targets.append({"name": f"{scenario} p99 at {tc} connections", "target": f"<= {limit:.0f} ms",
                         "value": p99, "pass": None if p99 is None else p99 <= limit})
+    budgets = cpu_budgets(runs, ratio_defs, int(machine["nproc"]), target_conns)
     result = {"machine": machine, "config": config, "scenarios": {k: {"title": v[0], "request": v[1]}
               for k, v in SCENARIOS.items() if k in table},
-              "summary": table, "ratios": ratios, "targets": targets, "runs": runs}
+              "summary": table, "ratios": ratios, "targets": targets, "cpu_budgets": budgets, "runs": runs}
     captured = os.path.join(workdir, "captured_sql.json")
     if os.path.exists(captured):
         result["gateway_sql"] = json.load(open(captured))
@@ -759,6 +815,29 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
     for t in targets:
         unit = " ms" if "p99" in t["name"] else "×"
         md.append(f"| {t['name']} | {t['target']} | {fmt(t['value'], '.2f')}{unit} | **{verdict(t)}** |")
+    if budgets:
+        md.append(f"\n## CPU budget of the throughput targets (µs per request, {tc} connections)\n")
+        md.append("| Target | req/s it needs | CPU it allows per request (all processes) "
+                  "| PostgreSQL + load gen: gateway run (cheapest run) | left for the gateway: as measured "
+                  "(at most) | gateway spent | bare actix-web front spent | minimal front spent |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|")
+        for b in budgets:
+            md.append(f"| {b['target']} | {fmt(b['needed_rps'], '.0f')} | {fmt(b['allowed_us'], '.0f')} "
+                      f"| {fmt(b['database_and_load_us'], '.0f')} ({fmt(b['least_database_and_load_us'], '.0f')}) "
+                      f"| **{fmt(b['gateway_budget_us'], '.0f')}** ({fmt(b['most_gateway_budget_us'], '.0f')}) "
+                      f"| {fmt(b['gateway_us'], '.0f')} | {fmt(b['actix_front_us'], '.0f')} "
+                      f"| {fmt(b['minimal_front_us'], '.0f')} |")
+        md.append("\nWith every core busy, a run's rate is the machine's CPU over what all its processes "
+                  "spend per request. A target of T× a peer's rate therefore allows the gateway run "
+                  "capacity ÷ (T × the peer's rate) per request, all processes together (less what "
+                  "processes outside the benchmark took). PostgreSQL and the load generator take what "
+                  "they took in the gateway's run, or at least what they took in the cheapest of that "
+                  "run and the two fronts' runs (both cost more per request behind a slower front); "
+                  "what is left is what the gateway's own process may spend, as measured and at most. "
+                  "Medians of same-round values. Where even the larger budget is below what a front spent sending the same captured statements (bare actix-web: one "
+                  "handler, no middleware; minimal: no framework), no gateway that sends PostgREST's "
+                  "statements through that front can meet the target on this machine, however little "
+                  "its own work costs.")
     md.append("\n## Ratios (req/s ÷ req/s, same round)\n")
     md.append("| Ratio | " + " | ".join(f"c={c}" for c in conns_all) + " |")
     md.append("|---|" + "---|" * len(conns_all))
@@ -851,6 +930,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
         if v is not None:
             lines.append(f"| {name} (context) | — | {v:.2f}× | — |")
+    for b in budgets:
+        lines.append(f"| {b['target']}: CPU left for the gateway per request (context) | — | "
+                     f"{fmt(b['gateway_budget_us'], '.0f')} µs, at most {fmt(b['most_gateway_budget_us'], '.0f')} "
+                     f"(gateway spent {fmt(b['gateway_us'], '.0f')}, "
+                     f"bare actix-web {fmt(b['actix_front_us'], '.0f')}, minimal front "
+                     f"{fmt(b['minimal_front_us'], '.0f')}) | — |")
     open(os.path.join(workdir, "readme_block.md"), "w").write("\n".join(lines) + "\n")
 
 
