@@ -646,10 +646,10 @@ def cpu_budgets(runs, ratio_defs, nproc, conns):
 
     On a busy machine a run's rate is its CPU capacity over what all its processes spend per
     request, so `a / b >= T` caps scenario a at capacity / (T x rate of b) per request. Of
-    that, PostgreSQL and the load generator take what they took in a's run (at least what
-    they took in the cheapest of a's and the fronts' runs); the rest is what the gateway's
-    own process may spend, set beside what the gateway and the two fronts spent (medians of
-    same-round values)."""
+    that, PostgreSQL and the load generator take what they took in a's run; the rest is what
+    the gateway's own process may spend. For an upper bound, the same with their cost in the
+    cheapest of a's and the fronts' runs. Both are set beside what the gateway and the two
+    fronts spent (medians of same-round values)."""
     by_round = {}
     for r in runs:
         if r["connections"] == conns:
@@ -834,10 +834,11 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "they took in the gateway's run, or at least what they took in the cheapest of that "
                   "run and the two fronts' runs (both cost more per request behind a slower front); "
                   "what is left is what the gateway's own process may spend, as measured and at most. "
-                  "Medians of same-round values. Where even the larger budget is below what a front spent sending the same captured statements (bare actix-web: one "
-                  "handler, no middleware; minimal: no framework), no gateway that sends PostgREST's "
-                  "statements through that front can meet the target on this machine, however little "
-                  "its own work costs.")
+                  "Medians of same-round values. Where even the larger budget is below what a front "
+                  "spent sending the same captured statements (bare actix-web: one handler, no "
+                  "middleware; minimal: no framework), no gateway that sends PostgREST's statements "
+                  "through that front can meet the target on this machine, however little its own "
+                  "work costs.")
     md.append("\n## Ratios (req/s ÷ req/s, same round)\n")
     md.append("| Ratio | " + " | ".join(f"c={c}" for c in conns_all) + " |")
     md.append("|---|" + "---|" * len(conns_all))
