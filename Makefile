@@ -36,7 +36,7 @@ web:
 build: deps web
 	cargo build --release --bin cielo
 
-## bench: rest/v1 (against pgbench and PocketBase, ~25 min) and auth/v1 (against bcrypt and
+## bench: rest/v1 (against pgbench and PocketBase, ~35 min) and auth/v1 (against bcrypt and
 ## pgbench, ~3 min) benchmarks; results in bench/results/.
 bench:
 	bench/run.sh
