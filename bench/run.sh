@@ -637,6 +637,11 @@ def med(values):
     return statistics.median(values) if values else None
 
 
+def us_per_request(percent_of_a_core, rps):
+    """CPU µs per request from CPU sampled in % of one core."""
+    return percent_of_a_core / 100 * 1e6 / rps
+
+
 # The fronts that send the gateway scenario's captured statements: (bare actix-web, minimal).
 FRONTS = {"gw_single": ("actix_single", "relay_single"), "gw_insert": ("actix_insert", "relay_insert")}
 
@@ -656,7 +661,7 @@ def cpu_budgets(runs, ratio_defs, nproc, conns):
             by_round.setdefault(r["round"], {})[r["scenario"]] = r
 
     def us(run, process):
-        return run.get("cpu_percent", {}).get(process, 0) / 100 * 1e6 / run["rps"]
+        return us_per_request(run.get("cpu_percent", {}).get(process, 0), run["rps"])
 
     budgets = []
     for name, a, b, target in ratio_defs:
@@ -669,9 +674,8 @@ def cpu_budgets(runs, ratio_defs, nproc, conns):
             if a not in scenarios or b not in scenarios or not scenarios[a]["rps"]:
                 continue
             run = scenarios[a]
-            capacity = (nproc * 100 - run.get("cpu_percent", {}).get("other", 0)) / 100 * 1e6
             needed = target * scenarios[b]["rps"]
-            allowed = capacity / needed
+            allowed = us_per_request(nproc * 100 - run.get("cpu_percent", {}).get("other", 0), needed)
             # Both grow per request when the front in between is slower, so the least of the
             # gateway's and the fronts' runs gives the most the gateway could be allowed.
             fixed = [us(scenarios[s], "postgres") + us(scenarios[s], "loadgen")
@@ -717,7 +721,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
             }
             rps = cell["rps_median"]
             cpu = cell["cpu_percent_median"]
-            cell["cpu_us_per_request"] = {k: round(v / 100 * 1e6 / rps, 1) for k, v in cpu.items()
+            cell["cpu_us_per_request"] = {k: round(us_per_request(v, rps), 1) for k, v in cpu.items()
                                           if v is not None and rps and k not in ("machine", "other")}
             table[scenario][conns] = cell
 
@@ -831,10 +835,11 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "spend per request. A target of T× a peer's rate therefore allows the gateway run "
                   "capacity ÷ (T × the peer's rate) per request, all processes together (less what "
                   "processes outside the benchmark took). PostgreSQL and the load generator take what "
-                  "they took in the gateway's run, or at least what they took in the cheapest of that "
-                  "run and the two fronts' runs (both cost more per request behind a slower front); "
-                  "what is left is what the gateway's own process may spend, as measured and at most. "
-                  "Medians of same-round values. Where even the larger budget is below what a front "
+                  "they took in the gateway's run; what is left is what the gateway's own process may "
+                  "spend. The figure in brackets is an upper bound: the same with their cost in the "
+                  "cheapest of that run and the two fronts' runs (both cost more per request behind a "
+                  "slower front). Medians of same-round values. Where a run leaves cores idle (the "
+                  "inserts keep the machine at ~175–185 %), the budget is only approximate. Where even the larger budget is below what a front "
                   "spent sending the same captured statements (bare actix-web: one handler, no "
                   "middleware; minimal: no framework), no gateway that sends PostgREST's statements "
                   "through that front can meet the target on this machine, however little its own "
