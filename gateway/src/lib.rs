@@ -12,6 +12,7 @@ pub mod jwt;
 pub mod keys;
 pub mod mail;
 pub mod rest_v1;
+pub mod selective;
 pub mod startup;
 pub mod state;
 pub mod status;

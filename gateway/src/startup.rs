@@ -7,7 +7,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use actix_cors::Cors;
-use actix_web::dev::{Server, ServerHandle};
+use actix_web::dev::{Server, ServerHandle, ServiceRequest};
+use actix_web::http::header::{
+    ACCEPT_ENCODING, ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_REQUEST_METHOD, HeaderValue,
+    ORIGIN,
+};
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpServer, web};
 use secrecy::SecretString;
@@ -17,6 +21,7 @@ use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
 use crate::keys::{ApiKeys, KeyError};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
+use crate::selective::Selective;
 use crate::state::AppState;
 use crate::status::StatusInfo;
 use crate::{
@@ -154,7 +159,7 @@ impl Application {
                 // Innermost first: the last `wrap` sees the request first.
                 .wrap(from_fn(api_key::gate))
                 .wrap(cors())
-                .wrap(Compress::default())
+                .wrap(compression())
                 .wrap(telemetry::RequestLog)
                 .route("/health", web::get().to(health::gateway_health))
                 .route("/config.json", web::get().to(webapp::runtime_config))
@@ -202,14 +207,33 @@ fn web_dir_if_built(settings: &Settings) -> Option<PathBuf> {
 
 /// CORS as Supabase's API gateway answers browsers: any origin (no credentials), every
 /// method the SDK uses, requested headers reflected, the headers supabase-js reads exposed.
-fn cors() -> Cors {
-    Cors::default()
+/// Only for requests it has work for ([`is_cors_request`]); the others get
+/// `Access-Control-Allow-Origin: *` alone, as the Fetch standard advises for a wildcard
+/// origin (no `Vary: Origin` is needed then).
+fn cors() -> Selective<Cors> {
+    let cors = Cors::default()
         .allow_any_origin()
         .send_wildcard()
         .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
         .allow_any_header()
         .expose_headers(EXPOSED_HEADERS.iter().copied())
-        .max_age(86_400)
+        .max_age(86_400);
+    Selective::new(cors, is_cors_request)
+        .otherwise_header(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"))
+}
+
+/// Browsers send `Origin` on every cross-origin request and every preflight.
+fn is_cors_request(request: &ServiceRequest) -> bool {
+    let headers = request.headers();
+    headers.contains_key(ORIGIN) || headers.contains_key(ACCESS_CONTROL_REQUEST_METHOD)
+}
+
+/// gzip/brotli/zstd for clients that send `Accept-Encoding`; without it the answer is
+/// identity anyway, so the others skip the middleware.
+fn compression() -> Selective<Compress> {
+    Selective::new(Compress::default(), |request| {
+        request.headers().contains_key(ACCEPT_ENCODING)
+    })
 }
 
 /// Starts the embedded cluster when `DATABASE_URL` is unset.

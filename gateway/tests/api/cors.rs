@@ -77,3 +77,42 @@ async fn refusals_carry_cors_headers_too() {
     assert_eq!(response.status(), 401);
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
 }
+
+#[tokio::test]
+async fn requests_without_origin_get_the_wildcard_alone() {
+    // No browser CORS check reads the rest: the expose list and `Vary: Origin` would be
+    // ~370 bytes on every response. A wildcard origin needs no `Vary: Origin` (Fetch
+    // standard, "CORS protocol and HTTP caches").
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .get(app.url("/rest/v1/"))
+        .header("apikey", app.anon_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let headers = response.headers();
+    assert_eq!(headers["access-control-allow-origin"], "*");
+    assert!(
+        !headers.contains_key("access-control-expose-headers"),
+        "{headers:?}"
+    );
+    let vary: Vec<_> = headers.get_all("vary").iter().collect();
+    assert!(
+        vary.iter()
+            .all(|value| !value.to_str().unwrap().contains("Origin")),
+        "{vary:?}"
+    );
+    assert!(headers.contains_key("x-request-id"), "{headers:?}");
+
+    // A refusal too.
+    let response = app
+        .http
+        .get(app.url("/rest/v1/todos"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+}

@@ -64,6 +64,33 @@ async fn hashed_assets_are_immutable_and_compressed() {
 }
 
 #[tokio::test]
+async fn only_clients_that_accept_an_encoding_get_one() {
+    let app = spawn_app().await;
+    let plain = app
+        .http
+        .get(app.url("/assets/app-3f2a1b.js"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 200);
+    assert!(!plain.headers().contains_key("content-encoding"));
+    let original =
+        std::fs::metadata(crate::helpers::fixture_web_dir().join("assets/app-3f2a1b.js"))
+            .unwrap()
+            .len();
+    assert_eq!(plain.bytes().await.unwrap().len() as u64, original);
+
+    let identity = app
+        .http
+        .get(app.url("/assets/app-3f2a1b.js"))
+        .header("Accept-Encoding", "identity")
+        .send()
+        .await
+        .unwrap();
+    assert!(!identity.headers().contains_key("content-encoding"));
+}
+
+#[tokio::test]
 async fn missing_files_are_404_not_the_app() {
     let app = spawn_app().await;
     let response = app.get("/assets/missing-123.js").await;
