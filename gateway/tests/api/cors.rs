@@ -84,13 +84,7 @@ async fn requests_without_origin_get_the_wildcard_alone() {
     // ~370 bytes on every response. A wildcard origin needs no `Vary: Origin` (Fetch
     // standard, "CORS protocol and HTTP caches").
     let app = spawn_app().await;
-    let response = app
-        .http
-        .get(app.url("/rest/v1/"))
-        .header("apikey", app.anon_key())
-        .send()
-        .await
-        .unwrap();
+    let response = app.rest(reqwest::Method::GET, "/").send().await.unwrap();
     assert_eq!(response.status(), 200);
     let headers = response.headers();
     assert_eq!(headers["access-control-allow-origin"], "*");
@@ -107,12 +101,7 @@ async fn requests_without_origin_get_the_wildcard_alone() {
     assert!(headers.contains_key("x-request-id"), "{headers:?}");
 
     // A refusal too.
-    let response = app
-        .http
-        .get(app.url("/rest/v1/todos"))
-        .send()
-        .await
-        .unwrap();
+    let response = app.get("/rest/v1/todos").await;
     assert_eq!(response.status(), 401);
     assert_eq!(response.headers()["access-control-allow-origin"], "*");
 }

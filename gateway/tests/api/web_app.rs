@@ -55,10 +55,7 @@ async fn hashed_assets_are_immutable_and_compressed() {
         .await
         .unwrap();
     assert_eq!(response.headers()["content-encoding"], "gzip");
-    let original =
-        std::fs::metadata(crate::helpers::fixture_web_dir().join("assets/app-3f2a1b.js"))
-            .unwrap()
-            .len();
+    let original = hashed_asset_size();
     let compressed = response.bytes().await.unwrap().len() as u64;
     assert!(compressed < original / 4, "{compressed} vs {original}");
 }
@@ -66,18 +63,10 @@ async fn hashed_assets_are_immutable_and_compressed() {
 #[tokio::test]
 async fn only_clients_that_accept_an_encoding_get_one() {
     let app = spawn_app().await;
-    let plain = app
-        .http
-        .get(app.url("/assets/app-3f2a1b.js"))
-        .send()
-        .await
-        .unwrap();
+    let plain = app.get("/assets/app-3f2a1b.js").await;
     assert_eq!(plain.status(), 200);
     assert!(!plain.headers().contains_key("content-encoding"));
-    let original =
-        std::fs::metadata(crate::helpers::fixture_web_dir().join("assets/app-3f2a1b.js"))
-            .unwrap()
-            .len();
+    let original = hashed_asset_size();
     assert_eq!(plain.bytes().await.unwrap().len() as u64, original);
 
     let identity = app
@@ -141,4 +130,11 @@ async fn an_unbuilt_app_says_how_to_build_it() {
     assert!(response.text().await.unwrap().contains("make run"));
     // The API keeps working.
     assert_eq!(app.get("/health").await.status(), 200);
+}
+
+/// Bytes of the fixture's hashed asset as it is on disk.
+fn hashed_asset_size() -> u64 {
+    std::fs::metadata(crate::helpers::fixture_web_dir().join("assets/app-3f2a1b.js"))
+        .unwrap()
+        .len()
 }
