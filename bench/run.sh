@@ -17,6 +17,8 @@
 #                        the json_agg select; COMMIT — one statement per round trip
 #   pg_tx_pipelined  the captured statements exactly as the gateway sends them: one pipeline
 #                        with a single Sync (an implicit transaction)
+#   pg_read_nosettings  the captured select alone, pipelined, as a login role that is a member
+#                        of anon (RLS applies): with pg_tx_pipelined, what the settings cost
 #   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
 #                        front that only sends the captured statements and returns the body,
 #                        the limit for any gateway sending this SQL over HTTP
@@ -39,6 +41,8 @@
 #   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
 #                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
 #                        the database's cost for that request shape with no HTTP in front
+#   pg_insert_nosettings  the captured insert statement alone, pipelined, as that login role:
+#                        with pg_insert_pipelined, what the settings cost
 #   relay_insert     gw_insert's request to bench_relay, which sends the captured insert pipeline
 #   actix_insert     the same request to bench_relay --front actix (the write limit for a
 #                        gateway built on actix-web)
@@ -99,8 +103,8 @@ BENCH_ROWS=${BENCH_ROWS:-10000}
 BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
-READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_read_nosettings relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
+WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined pg_insert_nosettings relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -437,6 +441,9 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     open(os.path.join(out_dir, "tx.sql"), "w").write("\n".join(plain) + "\n")
     open(os.path.join(out_dir, "tx_pipelined.sql"), "w").write("\n".join(piped) + "\n")
     open(os.path.join(out_dir, "tx.defines"), "w").write("\n".join(defines) + "\n")
+    # pg_read_nosettings: the select alone, to weigh the settings statement against it.
+    alone = lines + ["\\startpipeline", shapes[main_index], "\\endpipeline"]
+    open(os.path.join(out_dir, "read_nosettings.sql"), "w").write("\n".join(alone) + "\n")
     # pg_insert_pipelined: the gateway's own pipeline for gw_insert (settings, the insert).
     inserts, _ = request_pipeline(
         entries, lambda e: " INSERT INTO " in e[1][:80] and any(body_marker in (v or "") for v in e[2].values()),
@@ -444,6 +451,8 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     insert_shapes, insert_defines = pgbench_shapes(inserts, "i")
     insert_piped = ["\\startpipeline"] + insert_shapes + ["\\endpipeline"]
     open(os.path.join(out_dir, "insert_pipelined.sql"), "w").write("\n".join(insert_piped) + "\n")
+    insert_alone = ["\\startpipeline", insert_shapes[-1], "\\endpipeline"]
+    open(os.path.join(out_dir, "insert_nosettings.sql"), "w").write("\n".join(insert_alone) + "\n")
     open(os.path.join(out_dir, "insert.defines"), "w").write("\n".join(insert_defines) + "\n")
     def as_json(pipeline):
         return [{"sql": sql, "params": {f"${k}": v for k, v in sorted(params.items())}}
@@ -595,6 +604,9 @@ SCENARIOS = {
               "-M prepared; BEGIN; set_config(...); json_agg select; COMMIT"),
     "pg_tx_pipelined": ("pgbench: the same SQL as the gateway sends it, one pipeline and one Sync",
                         "-M prepared; \\startpipeline set_config; select \\endpipeline"),
+    "pg_read_nosettings": ("pgbench: the gateway's select for gw_single alone, without the settings "
+                           "statement (what the settings cost, against pg_tx_pipelined)",
+                           "-M prepared, as a login member of anon; \\startpipeline select \\endpipeline"),
     "relay_single": ("bench_relay: the captured statements for gw_single behind the least HTTP front "
                      "(the limit for a gateway sending them)",
                      "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
@@ -622,6 +634,10 @@ SCENARIOS = {
                             "(what the database alone allows that request shape)",
                             "-M prepared, as authenticator; \\startpipeline set_config(...); the insert "
                             "statement \\endpipeline"),
+    "pg_insert_nosettings": ("pgbench: the gateway's insert statement for gw_insert alone, without the "
+                             "settings statement (what the settings cost, against pg_insert_pipelined)",
+                             "-M prepared, as a login member of anon; \\startpipeline the insert "
+                             "statement \\endpipeline"),
     "relay_insert": ("bench_relay: the captured statements for gw_insert behind the least HTTP front",
                      "POST /rest/v1/bench_writes {owner,title,amount} → settings + insert, one Sync"),
     "actix_insert": ("bench_relay --front actix: the same insert behind bare actix-web "
@@ -740,6 +756,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_single / pb_single", "gw_single", "pb_single", 1.5),
         ("gw_single / pg_tx_pipelined", "gw_single", "pg_tx_pipelined", None),
         ("gw_single / pg_select", "gw_single", "pg_select", None),
+        ("pg_tx_pipelined / pg_read_nosettings", "pg_tx_pipelined", "pg_read_nosettings", None),
         ("pg_tx_pipelined / pb_single", "pg_tx_pipelined", "pb_single", None),
         ("relay_single / pb_single", "relay_single", "pb_single", None),
         ("gw_single / relay_single", "gw_single", "relay_single", None),
@@ -751,6 +768,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
         ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
         ("pg_insert_pipelined / pg_insert", "pg_insert_pipelined", "pg_insert", None),
+        ("pg_insert_pipelined / pg_insert_nosettings", "pg_insert_pipelined", "pg_insert_nosettings", None),
         ("pg_insert_pipelined / pb_create", "pg_insert_pipelined", "pb_create", None),
         ("relay_insert / pg_insert", "relay_insert", "pg_insert", None),
         ("relay_insert / pb_create", "relay_insert", "pb_create", None),
@@ -1009,6 +1027,8 @@ PGBENCH_TRANSPORT=$(pg_transport "$GW_DATA" "$DB_PORT")
 PGBENCH_DB_URL=$(pg_socket_url "$DB_URL" "$GW_DATA" "$DB_PORT")
 PGBENCH_URL=$(pg_socket_url "$PGBENCH_URL" "$GW_DATA" "$DB_PORT")
 AUTH_URL=$(pg_socket_url "$AUTH_URL" "$GW_DATA" "$DB_PORT")
+# A login role in anon's place, for the statements alone (no settings statement to switch roles).
+ANON_LOGIN_URL=$(sed -E 's#^postgresql://authenticator:#postgresql://bench_anon_login:#' <<<"$AUTH_URL")
 
 # --- schema and data ------------------------------------------------------------------------
 
@@ -1062,6 +1082,10 @@ VACUUM ANALYZE public.bench_items;
 VACUUM ANALYZE public.bench_categories;
 CREATE DATABASE $PGBENCH_DB;
 NOTIFY pgrst, 'reload schema';
+SQL
+DB_PASSWORD=$(python3 -c 'import sys, urllib.parse as u; print(u.unquote(u.urlsplit(sys.argv[1]).password or ""))' "$DB_URL")
+psql_admin -v password="$DB_PASSWORD" <<'SQL'
+CREATE ROLE bench_anon_login LOGIN PASSWORD :'password' IN ROLE anon;
 SQL
 log "initialising pgbench (scale $BENCH_PGBENCH_SCALE) in database $PGBENCH_DB on the same cluster"
 "$PGBENCH" -i -q -s "$BENCH_PGBENCH_SCALE" "$PGBENCH_URL" >"$WORK/pgbench-init.log" 2>&1 ||
@@ -1142,6 +1166,10 @@ check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/tx.sql" "${tx_define_a
   die "the pipelined script does not run under pgbench"
 check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/insert_pipelined.sql" "${insert_define_args[@]}" "$AUTH_URL" 2>&1) ||
   { echo "$check_out" >&2; die "the captured insert pipeline does not run under pgbench"; }
+check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/read_nosettings.sql" "${tx_define_args[@]}" "$ANON_LOGIN_URL" 2>&1) ||
+  { echo "$check_out" >&2; die "the captured select does not run alone under pgbench"; }
+check_out=$("$PGBENCH" -n -M prepared -c 1 -t 3 -f "$WORK/insert_nosettings.sql" "${insert_define_args[@]}" "$ANON_LOGIN_URL" 2>&1) ||
+  { echo "$check_out" >&2; die "the captured insert does not run alone under pgbench"; }
 
 # --- bench_relay: the captured statements behind the least HTTP front --------------------------
 
@@ -1331,6 +1359,15 @@ run_attempt() { # scenario connections seconds round
       cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
         -f "$WORK/insert_pipelined.sql" "${insert_define_args[@]}" "$AUTH_URL")
       ;;
+    pg_read_nosettings | pg_insert_nosettings)
+      kind=pgbench
+      local script=$WORK/read_nosettings.sql defines=("${tx_define_args[@]}")
+      if [[ $scenario == pg_insert_nosettings ]]; then
+        script=$WORK/insert_nosettings.sql defines=("${insert_define_args[@]}")
+      fi
+      cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
+        -f "$script" "${defines[@]}" "$ANON_LOGIN_URL")
+      ;;
     pg_tx | pg_tx_pipelined)
       kind=pgbench
       local script=$WORK/tx.sql
@@ -1402,7 +1439,8 @@ json.dump({
                + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
     "postgresql settings": "$pg_settings",
     "pgbench": "-M prepared, -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
-               "database on the same cluster; the transaction scripts log in as authenticator like the gateway",
+               "database on the same cluster; the transaction scripts log in as authenticator like the gateway, "
+               "the *_nosettings ones as bench_anon_login (a login member of anon)",
     "wrk": "-t min(threads, connections), Lua request() with a random id per request; closed loop",
     "pocketbase": json.loads('''$PB_SETTINGS''') if "$POCKETBASE" else "not run",
 }, open(sys.argv[1], "w"), indent=1)
