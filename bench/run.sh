@@ -943,10 +943,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         unit = " ms" if "p99" in t["name"] else "×"
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select", "pg_tx_pipelined / pb_single",
+    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select",
+                 "pg_tx_pipelined / pg_read_nosettings", "pg_tx_pipelined / pb_single",
                  "relay_single / pb_single", "gw_single / relay_single",
                  "actix_single / pb_single", "actix_single / relay_single", "gw_single / actix_single",
-                 "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pb_create",
+                 "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pg_insert_nosettings",
+                 "pg_insert_pipelined / pb_create",
                  "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
                  "actix_insert / pb_create", "actix_insert / relay_insert", "gw_insert / actix_insert",
                  "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
