@@ -8,7 +8,9 @@
 //! proceeds as `Bearer <service_role JWT>` for `sb_secret_…`, `Bearer <anon JWT>` for
 //! `sb_publishable_…`, and `Bearer <apikey>` for a legacy JWT key.
 //!
-//! The result is stored in the request as [`Credentials`] for the services to read.
+//! The result is stored in the request as [`Credentials`] for the services to read. Before
+//! any of that, the gate refuses request heads over the edge's size limits
+//! ([`crate::request_limits`]).
 
 use std::borrow::Cow;
 
@@ -21,6 +23,7 @@ use secrecy::ExposeSecret;
 use serde_json::json;
 
 use crate::keys::{ApiKeyKind, ApiKeys};
+use crate::request_limits;
 use crate::state::AppState;
 
 /// What the gateway learned about the caller before any service runs.
@@ -154,8 +157,8 @@ fn presented_key(request: &ServiceRequest) -> Option<Cow<'_, str>> {
         .map(|(_, value)| value)
 }
 
-/// Middleware: rejects requests without a valid key where one is required and stores
-/// [`Credentials`] for the services.
+/// Middleware: refuses oversized request heads ([`request_limits`]) and requests without a
+/// valid key where one is required, and stores [`Credentials`] for the services.
 pub async fn gate(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
@@ -166,6 +169,16 @@ pub async fn gate(
             .await
             .map(ServiceResponse::map_into_left_body);
     };
+    // The head's size is checked first, before a key or token is even looked at.
+    if let Err(refusal) = request_limits::check(
+        &state.settings.api.head_limits,
+        request.uri(),
+        request.headers(),
+    ) {
+        return Ok(request
+            .into_response(refusal.response())
+            .map_into_right_body());
+    }
     let gate = if state.settings.api.api_key_required {
         gate_for(request.method(), request.path())
     } else {

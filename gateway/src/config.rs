@@ -17,6 +17,8 @@ use std::time::Duration;
 use secrecy::{ExposeSecret, SecretString};
 use url::Url;
 
+use crate::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
+
 /// Default port of the HTTP API and web app (Supabase local development uses the same).
 pub const DEFAULT_API_PORT: u16 = 54321;
 /// Default port of the embedded PostgreSQL cluster.
@@ -64,6 +66,10 @@ pub struct ApiSettings {
     /// hosted and self-hosted gateways do (`API_KEY_REQUIRED`). Supabase CLI's local stack
     /// does not; set it to false to behave like that one.
     pub api_key_required: bool,
+    /// What a request head may weigh (`API_MAX_URI_LENGTH`, default 16 KiB, and
+    /// `API_MAX_HEADER_SIZE`, default 32 KiB, as Supabase's edge allows); see
+    /// [`crate::request_limits`].
+    pub head_limits: HeadLimits,
 }
 
 /// rest/v1 settings, named as PostgREST's environment variables are in Supabase's
@@ -422,6 +428,18 @@ impl Settings {
             });
         }
         let max_rows: u64 = vars.parse("PGRST_DB_MAX_ROWS", 1000)?;
+        let head_limits = HeadLimits {
+            max_uri_length: vars.parse_within(
+                "API_MAX_URI_LENGTH",
+                16 * 1024,
+                HARD_MAX_URI_LENGTH,
+            )?,
+            max_header_size: vars.parse_within(
+                "API_MAX_HEADER_SIZE",
+                32 * 1024,
+                HARD_MAX_HEADER_SIZE,
+            )?,
+        };
         let auth = parse_auth(&vars, &external_url)?;
 
         Ok(Settings {
@@ -461,6 +479,7 @@ impl Settings {
                 shutdown_timeout: Duration::from_secs(vars.parse("SHUTDOWN_TIMEOUT", 10)?),
                 inbox_allow_remote: vars.flag("INBOX_ALLOW_REMOTE")?,
                 api_key_required: vars.flag_or("API_KEY_REQUIRED", true)?,
+                head_limits,
             },
             database: DatabaseSettings {
                 url: database_url.map(SecretString::from),
@@ -925,6 +944,23 @@ impl Vars<'_> {
         }
     }
 
+    /// A size from 1 to `max`.
+    fn parse_within(
+        &self,
+        name: &'static str,
+        default: usize,
+        max: usize,
+    ) -> Result<usize, ConfigError> {
+        let value: usize = self.parse(name, default)?;
+        if value == 0 || value > max {
+            return Err(ConfigError {
+                name,
+                reason: format!("{value}: must be from 1 to {max}"),
+            });
+        }
+        Ok(value)
+    }
+
     fn parse<T>(&self, name: &'static str, default: T) -> Result<T, ConfigError>
     where
         T: FromStr,
@@ -1155,6 +1191,30 @@ mod tests {
             settings(&[("PGRST_DB_SCHEMAS", " , ")]).unwrap_err().name,
             "PGRST_DB_SCHEMAS"
         );
+    }
+
+    #[test]
+    fn head_limits_default_to_the_edge_and_stay_within_the_http_layer() {
+        let limits = settings(&[]).unwrap().api.head_limits;
+        assert_eq!(limits.max_uri_length, 16_384);
+        assert_eq!(limits.max_header_size, 32_768);
+        let limits = settings(&[
+            ("API_MAX_URI_LENGTH", "65534"),
+            ("API_MAX_HEADER_SIZE", "8192"),
+        ])
+        .unwrap()
+        .api
+        .head_limits;
+        assert_eq!(limits.max_uri_length, 65_534);
+        assert_eq!(limits.max_header_size, 8192);
+        for (name, value) in [
+            ("API_MAX_URI_LENGTH", "65535"),
+            ("API_MAX_URI_LENGTH", "0"),
+            ("API_MAX_HEADER_SIZE", "131073"),
+            ("API_MAX_HEADER_SIZE", "lots"),
+        ] {
+            assert_eq!(settings(&[(name, value)]).unwrap_err().name, name);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod inbox;
 pub mod jwt;
 pub mod keys;
 pub mod mail;
+pub mod request_limits;
 pub mod rest_v1;
 pub mod selective;
 pub mod startup;

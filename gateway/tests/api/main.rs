@@ -14,6 +14,7 @@ mod database;
 mod demo_seed;
 mod health;
 mod helpers;
+mod request_limits;
 mod rest_read;
 mod rest_write;
 mod services;

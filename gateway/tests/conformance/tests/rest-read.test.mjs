@@ -1071,6 +1071,17 @@ describe('counts', () => {
 })
 
 describe('errors', () => {
+  test('an .in() list past the 16 KiB URI limit is 414 "URI too long", as Supabase answers it', async () => {
+    // Real Supabase refuses such a request at its edge, in plain text; supabase-js then
+    // reports the text as the message (supabase/supabase-js#766).
+    const ids = Array.from({ length: 4000 }, (_, index) => index + 1)
+    const result = await anon().from('courses').select('id').in('id', ids)
+    assertError(result, { message: 'URI too long\n' }, 414, 'URI Too Long')
+    // 1,000 ids fit: the list runs as a filter like any other.
+    const fits = await anon().from('courses').select('id').in('id', ids.slice(0, 1000)).order('id')
+    assertOk(fits, [{ id: 1 }, { id: 2 }, { id: 3 }])
+  })
+
   test('unknown table is PGRST205 (404) with a suggestion', async () => {
     const result = await anon().from('course').select('*')
     assertError(
