@@ -125,6 +125,11 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
         .deserialize(&mut deserializer)
         .and_then(|shape| deserializer.end().map(|()| shape))
         .map_err(|_| invalid("Empty or invalid json"))?;
+    if nesting_depth(body) > MAX_JSON_NESTING {
+        return Err(invalid(&format!(
+            "JSON nested deeper than {MAX_JSON_NESTING} levels"
+        )));
+    }
     let raw = || String::from_utf8_lossy(body).into_owned();
     match shape {
         JsonShape::Object(keys) | JsonShape::Objects(Some(keys)) => {
@@ -134,6 +139,41 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
         JsonShape::Objects(None) | JsonShape::Other => Ok(Payload::empty_array()),
         JsonShape::MixedArray => Err(invalid("All object keys must match")),
     }
+}
+
+/// Deepest nesting of arrays and objects a JSON body may have. PostgreSQL parses JSON
+/// recursively and, with its default `max_stack_depth`, gives up somewhere past 10,000
+/// levels with error 54001 (a 500); far below that, and far above any real document, the
+/// body is refused as bad input instead, before it reaches the database.
+const MAX_JSON_NESTING: usize = 1000;
+
+/// How deeply arrays and objects nest in `body`, which is valid JSON: brackets inside
+/// strings do not count. A loop rather than a recursion, so no depth can exhaust the stack.
+fn nesting_depth(body: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0_usize, 0_usize);
+    let mut bytes = body.iter();
+    while let Some(&byte) = bytes.next() {
+        match byte {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => {
+                while let Some(&byte) = bytes.next() {
+                    match byte {
+                        b'\\' => {
+                            bytes.next();
+                        }
+                        b'"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// A JSON value's shape, read without building the document: values are checked and
@@ -329,6 +369,36 @@ mod tests {
             error.body()["message"],
             "Content-Type not acceptable: text/plain"
         );
+    }
+
+    #[test]
+    fn hostile_nesting_is_refused_without_recursion() {
+        let deep = |open: &str, close: &str, depth: usize| {
+            format!(
+                r#"{{"a":{}1{}}}"#,
+                open.repeat(depth - 1),
+                close.repeat(depth - 1)
+            )
+        };
+        let refusal = "JSON nested deeper than 1000 levels";
+        for (open, close) in [("[", "]"), (r#"{"b":"#, "}")] {
+            assert_eq!(json(&deep(open, close, 1000)).unwrap().keys, ["a"]);
+            assert_eq!(json(&deep(open, close, 1001)).unwrap_err(), refusal);
+            assert_eq!(json(&deep(open, close, 100_000)).unwrap_err(), refusal);
+        }
+        let rows = format!(r#"[{{"a":{}1{}}}]"#, "[".repeat(999), "]".repeat(999));
+        assert_eq!(json(&rows).unwrap_err(), refusal);
+        // Past the shape check too: a top-level array of deep arrays.
+        let arrays = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(json(&arrays).is_err());
+    }
+
+    #[test]
+    fn brackets_in_strings_do_not_nest() {
+        assert_eq!(nesting_depth(br#"{"a":"[[[{{"}"#), 1);
+        assert_eq!(nesting_depth(br#"{"a":"\"[[","b":[1]}"#), 2);
+        assert_eq!(nesting_depth(br#"["\\",["\""]]"#), 2);
+        assert_eq!(nesting_depth(b"5"), 0);
     }
 
     #[test]
