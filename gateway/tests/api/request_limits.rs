@@ -99,7 +99,8 @@ async fn the_limits_follow_their_settings() {
     assert_eq!(response.status(), 431);
 }
 
-/// Sends `head` on a fresh connection and returns the status line of the answer.
+/// Sends `head` on a fresh connection and returns the status line of the answer (raw, as
+/// reqwest would refuse or encode these heads).
 async fn raw_status_line(address: &str, head: &str) -> String {
     let authority = address.trim_start_matches("http://");
     let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
@@ -113,7 +114,7 @@ async fn raw_status_line(address: &str, head: &str) -> String {
 }
 
 #[tokio::test]
-async fn heads_beyond_the_http_layer_are_refused_and_the_server_stays_up() {
+async fn heads_the_http_layer_refuses_get_its_empty_answers_and_the_server_stays_up() {
     let app = spawn_app_with(&[("API_MAX_URI_LENGTH", "65534")]).await;
     // A target the HTTP layer cannot represent (over 65,534 bytes): its own empty 400.
     let target = format!("/rest/v1/t?id=in.({})", "1,".repeat(40_000));
@@ -132,5 +133,14 @@ async fn heads_beyond_the_http_layer_are_refused_and_the_server_stays_up() {
         raw_status_line(&app.address, &head).await,
         "HTTP/1.1 431 Request Header Fields Too Large"
     );
+    // A raw `>` or `"` in the query (`select=data->>name`, unencoded): its own empty 400.
+    for target in ["/rest/v1/t?select=data->>name", "/rest/v1/t?name=eq.\"x\""] {
+        let head = format!("GET {target} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        assert_eq!(
+            raw_status_line(&app.address, &head).await,
+            "HTTP/1.1 400 Bad Request",
+            "{target}"
+        );
+    }
     assert_eq!(app.get("/health").await.status(), 200);
 }
