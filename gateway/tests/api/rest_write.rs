@@ -293,3 +293,78 @@ fn one_connection_api_pool(app: &TestApp) -> gateway::db::api_pool::ApiPool {
     let config: tokio_postgres::Config = app.database_url.parse().unwrap();
     gateway::db::api_pool::worker_pool(config, 1, std::time::Duration::from_secs(5)).unwrap()
 }
+
+/// Attack case "pool exhaustion": while every pooled connection is busy, further requests
+/// wait at most `DB_POOL_TIMEOUT` and get PostgREST's 504 PGRST003; requests refused before
+/// the database (a bad token, a parse error) are answered meanwhile; the pool recovers.
+#[tokio::test]
+async fn an_exhausted_pool_answers_504_pgrst003_meanwhile_and_recovers() {
+    use std::time::{Duration, Instant};
+
+    // One connection per HTTP worker.
+    let app = spawn_fixture_app_with(&[("DB_POOL_SIZE", "2"), ("DB_POOL_TIMEOUT", "1")]).await;
+    // `fixture.nap(seconds)` sleeps and returns void: 204.
+    let mut naps = tokio::task::JoinSet::new();
+    for _ in 0..6 {
+        let request = app
+            .rest(Method::POST, "/rpc/nap")
+            .json(&json!({"seconds": 2.5}));
+        naps.spawn(async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            let body = response.text().await.unwrap();
+            (status, body, Instant::now())
+        });
+    }
+    // Meanwhile, requests that need no connection.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let bad_token = app
+        .rest(Method::GET, "/schools")
+        .bearer_auth("not.a.jwt")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_token.status(), 401);
+    let bad_query = app
+        .rest(Method::GET, "/schools?select=id,(")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad_query.status(), 400);
+    let refused_at = Instant::now();
+
+    let (mut served, mut timed_out) = (Vec::new(), Vec::new());
+    while let Some(nap) = naps.join_next().await {
+        let (status, body, at) = nap.unwrap();
+        match status {
+            204 => served.push(at),
+            504 => {
+                assert_eq!(
+                    serde_json::from_str::<Value>(&body).unwrap(),
+                    json!({"code": "PGRST003", "details": null, "hint": null,
+                           "message": "Timed out acquiring connection from connection pool."})
+                );
+                timed_out.push(at);
+            }
+            other => panic!("unexpected {other}: {body}"),
+        }
+    }
+    assert!(
+        !served.is_empty() && !timed_out.is_empty(),
+        "{served:?} {timed_out:?}"
+    );
+    let first_served = served.iter().min().unwrap();
+    assert!(
+        timed_out.iter().all(|at| at < first_served) && refused_at < *first_served,
+        "the waits and the refusals ended while the naps still held the connections"
+    );
+    // Recovered: every connection is free again.
+    for _ in 0..4 {
+        let response = app
+            .rest(Method::GET, "/schools?select=id&id=eq.1")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+    }
+}
