@@ -5,7 +5,7 @@ use actix_web::HttpResponse;
 use actix_web::http::{Method, header};
 
 use super::Request;
-use super::error::ApiError;
+use super::error::{ApiError, PgError};
 use super::execute::{self, OutcomeChecks, StatementOutcome, TransactionMode};
 use super::plan::mutate::plan_mutation;
 use super::plan::read::find_relation;
@@ -74,6 +74,19 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
         },
         rollback,
     };
+    // pg-safeupdate's answer, given here for the statements the gateway builds: nothing runs.
+    // (PostgREST would run the pre-request function first; the request fails either way.)
+    if let Some(command) = plan.unfiltered_command() {
+        return Err(ApiError::Database {
+            error: PgError {
+                code: "21000".to_owned(),
+                message: format!("{command} requires a WHERE clause"),
+                detail: None,
+                hint: None,
+            },
+            anonymous: request.context.anonymous,
+        });
+    }
     let outcome = execute::run(
         &request.pool,
         request.context.clone(),

@@ -67,6 +67,23 @@ pub struct MutatePlan {
     pub count_inserts: bool,
 }
 
+impl MutatePlan {
+    /// `UPDATE` or `DELETE` when the statement would have no `WHERE` clause. Supabase loads
+    /// pg-safeupdate for the API's database role, which refuses such statements with 21000
+    /// "… requires a WHERE clause", so an unfiltered `PATCH` or `DELETE` cannot empty a table.
+    /// A `PATCH` with nothing to set runs no `UPDATE` and is not refused.
+    pub fn unfiltered_command(&self) -> Option<&'static str> {
+        if !self.conditions.is_empty() {
+            return None;
+        }
+        match self.mutation {
+            Mutation::Delete => Some("DELETE"),
+            Mutation::Update if !self.columns.is_empty() => Some("UPDATE"),
+            _ => None,
+        }
+    }
+}
+
 pub fn plan_mutation(
     cache: &SchemaCache,
     relation: &Relation,

@@ -496,6 +496,27 @@ describe('update and delete', () => {
     assertOk(await anon().from('students').delete().eq('id', 16).maxAffected(1), null, { status: 204 })
   })
 
+  test('without a filter, update and delete are 21000 "… requires a WHERE clause" (Supabase\'s pg-safeupdate)', async () => {
+    const before = await rows('SELECT id, nickname FROM students ORDER BY id')
+    for (const client of [anon(), service()]) {
+      assertError(
+        await client.from('students').delete(),
+        { code: '21000', details: null, hint: null, message: 'DELETE requires a WHERE clause' },
+        400,
+        'Bad Request',
+      )
+      assertError(
+        await client.from('students').update({ nickname: 'Todos' }).select('id'),
+        { code: '21000', details: null, hint: null, message: 'UPDATE requires a WHERE clause' },
+        400,
+      )
+    }
+    assert.deepEqual(await rows('SELECT id, nickname FROM students ORDER BY id'), before)
+    // Any filter will do, one that matches every row included; nothing to set runs no UPDATE.
+    assertOk(await anon().from('students').update({ nickname: 'Y' }).gt('id', 1000), null, { status: 204 })
+    assertOk(await anon().from('students').update({}).select('id'), [])
+  })
+
   test('single() on an update of two rows is refused and rolled back', async () => {
     const result = await anon().from('students').update({ nickname: 'W' }).in('id', [10, 11]).select().single()
     assert.equal(result.status, 406)
