@@ -512,7 +512,7 @@ describe('update and delete', () => {
       )
     }
     assert.deepEqual(await rows('SELECT id, nickname FROM students ORDER BY id'), before)
-    // Any filter will do, one that matches every row included; nothing to set runs no UPDATE.
+    // With a filter the statement runs, even when it matches nothing; nothing to set runs no UPDATE.
     assertOk(await anon().from('students').update({ nickname: 'Y' }).gt('id', 1000), null, { status: 204 })
     assertOk(await anon().from('students').update({}).select('id'), [])
   })
