@@ -59,7 +59,7 @@ export const healthyRoutes: Record<string, RouteHandler> = {
 export const databaseDownRoutes: Record<string, RouteHandler> = {
   ...healthyRoutes,
   '/health': () => json({ status: 'error', database: 'unavailable', version: '0.1.0' }, 503),
-  '/rest/v1/': () => json({ code: 'PGRST000', message: 'Database client error. Retrying the connection.' }, 503),
+  '/rest/v1/': () => json({ code: 'PGRST000', message: 'Database connection error.' }, 503),
 }
 
 /** rest/v1 answers for a signed-in teacher with no roles, profile, demo or courses. */

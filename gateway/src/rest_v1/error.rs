@@ -120,8 +120,12 @@ pub enum ApiError {
     Jwt(JwtError),
     /// A PostgreSQL error; `anonymous` is whether the request ran as the anon role.
     Database { error: PgError, anonymous: bool },
-    /// PGRST000/PGRST001: the database cannot be reached.
-    Unavailable(String),
+    /// PGRST000: no connection to the database could be opened (it is down, restarting or
+    /// refusing logins); the details say why.
+    ConnectionFailed(String),
+    /// PGRST001: the connection broke while the request used it (the server restarted or
+    /// hung up). Whether a write that was under way committed is unknown to the gateway.
+    ConnectionLost(String),
     /// PGRST003: no pooled connection became free in time.
     PoolTimeout,
     /// `RAISE SQLSTATE 'PGRST'` with a valid JSON message and detail: full control.
@@ -186,7 +190,9 @@ impl ApiError {
             ApiError::AmbiguousRelationship { .. } => StatusCode::MULTIPLE_CHOICES,
             ApiError::Jwt(_) => StatusCode::UNAUTHORIZED,
             ApiError::Database { error, anonymous } => status_for_sqlstate(error, *anonymous),
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::ConnectionFailed(_) | ApiError::ConnectionLost(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::PoolTimeout => StatusCode::GATEWAY_TIMEOUT,
             ApiError::InvalidResponseHeaders
             | ApiError::InvalidResponseStatus
@@ -229,11 +235,12 @@ impl ApiError {
             ApiError::Jwt(JwtError::Invalid { .. }) => "PGRST301",
             ApiError::Jwt(JwtError::Claims(_)) => "PGRST303",
             ApiError::Database { error, .. } => return error.code.clone(),
-            ApiError::Unavailable(_) => "PGRST001",
+            ApiError::ConnectionFailed(_) => "PGRST000",
+            ApiError::ConnectionLost(_) => "PGRST001",
             ApiError::PoolTimeout => "PGRST003",
             ApiError::InvalidResponseHeaders => "PGRST111",
             ApiError::InvalidResponseStatus => "PGRST112",
-            ApiError::Internal(_) => "PGRST000",
+            ApiError::Internal(_) => "PGRSTX00",
         }
         .to_owned()
     }
@@ -436,7 +443,12 @@ impl ApiError {
                 error.detail.as_deref().map(text).unwrap_or(Value::Null),
                 error.hint.clone(),
             ),
-            ApiError::Unavailable(details) => (
+            ApiError::ConnectionFailed(details) => (
+                "Database connection error.".to_owned(),
+                text(details),
+                None,
+            ),
+            ApiError::ConnectionLost(details) => (
                 "Database client error. Retrying the connection.".to_owned(),
                 text(details),
                 None,
@@ -502,7 +514,12 @@ impl ApiError {
             }
             _ => {}
         }
-        if matches!(self, ApiError::Unavailable(_)) {
+        // PostgREST marks every 503 (lost connections, `08`/`53` SQLSTATEs, `57P01`, a raised
+        // 503) as worth retrying at once; postgrest-js retries GETs after `Retry-After`
+        // seconds. A header the raise set itself wins.
+        let raised_retry_after = matches!(self, ApiError::Raised { headers, .. }
+            if headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("retry-after")));
+        if status == StatusCode::SERVICE_UNAVAILABLE && !raised_retry_after {
             builder.insert_header(("Retry-After", "0"));
         }
         builder
@@ -802,6 +819,69 @@ mod tests {
         assert_eq!(
             response.headers().get("proxy-status").unwrap(),
             "PostgREST; error=42501"
+        );
+    }
+
+    #[test]
+    fn every_503_says_retry_at_once_and_others_do_not() {
+        let retry_after = |error: ApiError| {
+            let response = error.response();
+            let header = response.headers().get("retry-after");
+            (
+                response.status().as_u16(),
+                header.map(|value| value.to_str().unwrap().to_owned()),
+            )
+        };
+        let zero = Some("0".to_owned());
+        for error in [
+            ApiError::ConnectionFailed("refused".into()),
+            ApiError::ConnectionLost("reset".into()),
+            ApiError::Database {
+                error: pg(
+                    "57P01",
+                    "terminating connection due to administrator command",
+                ),
+                anonymous: false,
+            },
+            ApiError::Database {
+                error: pg("53300", "too many connections"),
+                anonymous: false,
+            },
+            ApiError::Database {
+                error: pg("PT503", "maintenance"),
+                anonymous: false,
+            },
+        ] {
+            assert_eq!(retry_after(error), (503, zero.clone()));
+        }
+        let raised = |headers: Vec<(String, String)>| ApiError::Raised {
+            status: 503,
+            headers,
+            body: json!({"code": "123", "message": "busy"}),
+        };
+        assert_eq!(retry_after(raised(vec![])), (503, zero.clone()));
+        let own = vec![("Retry-After".to_owned(), "30".to_owned())];
+        assert_eq!(retry_after(raised(own)), (503, Some("30".to_owned())));
+        assert_eq!(retry_after(ApiError::PoolTimeout), (504, None));
+        let internal = ApiError::Internal("bug".into());
+        assert_eq!(internal.code(), "PGRSTX00");
+        assert_eq!(retry_after(internal), (500, None));
+    }
+
+    #[test]
+    fn connection_failures_are_told_apart_like_postgrest() {
+        let failed = ApiError::ConnectionFailed("the database system is starting up".into());
+        assert_eq!(
+            failed.body(),
+            json!({"code": "PGRST000", "message": "Database connection error.",
+                   "details": "the database system is starting up", "hint": null})
+        );
+        let lost = ApiError::ConnectionLost("database connection closed".into());
+        assert_eq!(
+            lost.body(),
+            json!({"code": "PGRST001",
+                   "message": "Database client error. Retrying the connection.",
+                   "details": "database connection closed", "hint": null})
         );
     }
 }

@@ -21,6 +21,7 @@
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
+use deadpool::managed::TimeoutType;
 use futures_util::future::BoxFuture;
 use serde_json::Value;
 
@@ -475,19 +476,28 @@ impl From<wire::Error> for Failure {
     }
 }
 
-/// Maps a failure to the client's error: PostgreSQL errors keep their SQLSTATE; lost
-/// connections are 503; pool time-outs 504.
+/// Maps a failure to the client's error, as PostgREST does: PostgreSQL errors keep their
+/// SQLSTATE; a connection that cannot be opened is 503 PGRST000, one lost mid-request 503
+/// PGRST001; waiting too long for a free pooled connection 504 PGRST003.
 pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
     match failure {
+        Failure::Pool(ApiPoolError::Timeout(TimeoutType::Create)) => {
+            ApiError::ConnectionFailed("timed out connecting to the database".into())
+        }
         Failure::Pool(ApiPoolError::Timeout(_)) => ApiError::PoolTimeout,
-        Failure::Pool(error) => ApiError::Unavailable(error.to_string()),
+        // The server's own refusal (starting up, shutting down, a bad password) or the
+        // socket's error, without the pool's wording around it.
+        Failure::Pool(ApiPoolError::Backend(error)) => {
+            ApiError::ConnectionFailed(error.to_string())
+        }
+        Failure::Pool(error) => ApiError::ConnectionFailed(error.to_string()),
         Failure::Internal(message) => ApiError::Internal(message),
         Failure::Rejected(error) => error,
         Failure::Database(wire::Error::Server(error)) => {
             ApiError::from_database(PgError::from(&*error), anonymous)
         }
         Failure::Database(error @ (wire::Error::Io(_) | wire::Error::Closed)) => {
-            ApiError::Unavailable(error.to_string())
+            ApiError::ConnectionLost(error.to_string())
         }
         // A statement whose result the gateway cannot read is the gateway's bug.
         Failure::Database(error) => ApiError::Internal(error.to_string()),

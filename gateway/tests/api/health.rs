@@ -52,8 +52,15 @@ async fn gateway_health_is_503_when_the_database_is_gone() {
         .await
         .unwrap();
     assert_eq!(response.status(), 503);
+    assert_eq!(response.headers()["retry-after"], "0");
     let body: Value = response.json().await.unwrap();
-    assert_eq!(body["code"], "PGRST001");
+    // No connection can be opened (rather than one lost mid-request): PostgREST's PGRST000.
+    assert_eq!(body["code"], "PGRST000");
+    assert_eq!(body["message"], "Database connection error.");
+    assert!(
+        body["details"].as_str().unwrap().contains("does not exist"),
+        "{body}"
+    );
 }
 
 #[tokio::test]

@@ -329,6 +329,17 @@ pub async fn spawn_app_with(overrides: &[(&str, &str)]) -> TestApp {
     }
 
     let database_url = format!("{}{database_name}", cluster.base_url);
+    spawn_app_on(database_url, database_name, overrides).await
+}
+
+/// A gateway over `database_url` (a superuser URL of the database `database_name`), which it
+/// migrates first: for tests that bring their own server.
+pub async fn spawn_app_on(
+    database_url: String,
+    database_name: String,
+    overrides: &[(&str, &str)],
+) -> TestApp {
+    LazyLock::force(&TRACING);
     let settings = Arc::new(settings_for(&database_url, overrides));
     let keys = ApiKeys::load(&settings).expect("keys");
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings)

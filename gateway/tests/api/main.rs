@@ -11,6 +11,7 @@ mod auth_user;
 mod binary;
 mod cors;
 mod database;
+mod database_restart;
 mod demo_seed;
 mod health;
 mod helpers;
