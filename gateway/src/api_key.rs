@@ -24,6 +24,7 @@ use serde_json::json;
 
 use crate::keys::{ApiKeyKind, ApiKeys};
 use crate::request_limits;
+use crate::slow_clients::{self, BodyTimedOut};
 use crate::state::AppState;
 
 /// What the gateway learned about the caller before any service runs.
@@ -158,9 +159,10 @@ fn presented_key(request: &ServiceRequest) -> Option<Cow<'_, str>> {
 }
 
 /// Middleware: refuses oversized request heads ([`request_limits`]) and requests without a
-/// valid key where one is required, and stores [`Credentials`] for the services.
+/// valid key where one is required, stores [`Credentials`] for the services, and answers
+/// `408` for a body that arrives too slowly ([`slow_clients`]).
 pub async fn gate(
-    request: ServiceRequest,
+    mut request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, Error> {
     let Some(state) = request.app_data::<web::Data<AppState>>().cloned() else {
@@ -193,9 +195,21 @@ pub async fn gate(
     match resolved {
         Ok(credentials) => {
             request.extensions_mut().insert(credentials);
-            next.call(request)
-                .await
-                .map(ServiceResponse::map_into_left_body)
+            let body_window = state.settings.api.client_timeouts.body_window;
+            let Some(timed_out) = slow_clients::pace_body(&mut request, body_window) else {
+                return next
+                    .call(request)
+                    .await
+                    .map(ServiceResponse::map_into_left_body);
+            };
+            let response = next.call(request).await?;
+            if timed_out.get() {
+                // The service answered a body cut short; the client hears why.
+                return Ok(response
+                    .into_response(BodyTimedOut::response())
+                    .map_into_right_body());
+            }
+            Ok(response.map_into_left_body())
         }
         Err(rejection) => Ok(request
             .into_response(rejection.response())

@@ -18,6 +18,7 @@ use secrecy::{ExposeSecret, SecretString};
 use url::Url;
 
 use crate::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
+use crate::slow_clients::ClientTimeouts;
 
 /// Default port of the HTTP API and web app (Supabase local development uses the same).
 pub const DEFAULT_API_PORT: u16 = 54321;
@@ -70,6 +71,10 @@ pub struct ApiSettings {
     /// `API_MAX_HEADER_SIZE`, default 32 KiB, as Supabase's edge allows); see
     /// [`crate::request_limits`].
     pub head_limits: HeadLimits,
+    /// How long a client may take to send its request head (`API_HEAD_TIMEOUT`, default 5 s)
+    /// and each 2 KiB of its body (`API_BODY_TIMEOUT`, default 30 s); see
+    /// [`crate::slow_clients`].
+    pub client_timeouts: ClientTimeouts,
 }
 
 /// rest/v1 settings, named as PostgREST's environment variables are in Supabase's
@@ -440,6 +445,12 @@ impl Settings {
                 HARD_MAX_HEADER_SIZE,
             )?,
         };
+        let client_timeouts = ClientTimeouts {
+            head: Duration::from_secs(vars.parse_within("API_HEAD_TIMEOUT", 5, 3600)? as u64),
+            body_window: Duration::from_secs(
+                vars.parse_within("API_BODY_TIMEOUT", 30, 3600)? as u64
+            ),
+        };
         let auth = parse_auth(&vars, &external_url)?;
 
         Ok(Settings {
@@ -480,6 +491,7 @@ impl Settings {
                 inbox_allow_remote: vars.flag("INBOX_ALLOW_REMOTE")?,
                 api_key_required: vars.flag_or("API_KEY_REQUIRED", true)?,
                 head_limits,
+                client_timeouts,
             },
             database: DatabaseSettings {
                 url: database_url.map(SecretString::from),
@@ -944,7 +956,7 @@ impl Vars<'_> {
         }
     }
 
-    /// A size from 1 to `max`.
+    /// A whole number from 1 to `max`.
     fn parse_within(
         &self,
         name: &'static str,
@@ -1212,6 +1224,26 @@ mod tests {
             ("API_MAX_URI_LENGTH", "0"),
             ("API_MAX_HEADER_SIZE", "131073"),
             ("API_MAX_HEADER_SIZE", "lots"),
+        ] {
+            assert_eq!(settings(&[(name, value)]).unwrap_err().name, name);
+        }
+    }
+
+    #[test]
+    fn client_timeouts_default_to_5_and_30_seconds_and_take_1_to_3600() {
+        let timeouts = settings(&[]).unwrap().api.client_timeouts;
+        assert_eq!(timeouts.head, Duration::from_secs(5));
+        assert_eq!(timeouts.body_window, Duration::from_secs(30));
+        let timeouts = settings(&[("API_HEAD_TIMEOUT", "1"), ("API_BODY_TIMEOUT", "3600")])
+            .unwrap()
+            .api
+            .client_timeouts;
+        assert_eq!(timeouts.head, Duration::from_secs(1));
+        assert_eq!(timeouts.body_window, Duration::from_secs(3600));
+        for (name, value) in [
+            ("API_HEAD_TIMEOUT", "0"),
+            ("API_HEAD_TIMEOUT", "5s"),
+            ("API_BODY_TIMEOUT", "3601"),
         ] {
             assert_eq!(settings(&[(name, value)]).unwrap_err().name, name);
         }

@@ -14,6 +14,7 @@ pub mod mail;
 pub mod request_limits;
 pub mod rest_v1;
 pub mod selective;
+pub mod slow_clients;
 pub mod startup;
 pub mod state;
 pub mod status;

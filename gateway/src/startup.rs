@@ -131,6 +131,7 @@ impl Application {
                 .await?;
         let web_dir = web_dir_if_built(&settings);
         let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
+        let client_timeouts = settings.api.client_timeouts;
         let api_config = db.api_config.clone();
         let pool_timeout = settings.database.pool_timeout;
         let state = web::Data::new(AppState {
@@ -171,6 +172,7 @@ impl Application {
                 .configure(move |config| webapp::configure(config, web_dir))
         })
         .workers(workers)
+        .client_request_timeout(client_timeouts.head)
         .listen(listener)
         .map_err(StartError::Server)?
         .shutdown_timeout(shutdown_timeout)

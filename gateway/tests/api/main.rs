@@ -19,4 +19,5 @@ mod request_limits;
 mod rest_read;
 mod rest_write;
 mod services;
+mod slow_clients;
 mod web_app;
