@@ -8,7 +8,8 @@
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnFixtureGateway } from '../harness.mjs'
+import { createClient } from '@supabase/supabase-js'
+import { spawnFixtureGateway, withAdmin } from '../harness.mjs'
 import {
   ANA,
   BETO,
@@ -818,6 +819,41 @@ describe('gateway limits and hooks', () => {
       })
       const stored = await other.admin((admin) => admin.query('SELECT id FROM students WHERE id = 71'))
       assert.deepEqual(stored.rows, [])
+    } finally {
+      await other.stop()
+    }
+  })
+
+  test('an unreachable database: 503 PGRST000, reads retried at once by supabase-js, writes never', async () => {
+    const other = await spawnFixtureGateway()
+    try {
+      // Take the database away from under the running gateway.
+      await withAdmin('postgres', (admin) => admin.query(`DROP DATABASE ${other.database} WITH (FORCE)`))
+      const attempts = []
+      const client = createClient(other.url, other.anonKey, {
+        auth: { persistSession: false, autoRefreshToken: false },
+        db: { schema: other.schema },
+        global: {
+          fetch: (url, init) => {
+            attempts.push(new Headers(init?.headers).get('x-retry-count'))
+            return fetch(url, init)
+          },
+        },
+      })
+      const unreachable = (result) => {
+        assert.equal(result.status, 503)
+        assert.equal(result.error.code, 'PGRST000')
+        assert.equal(result.error.message, 'Database connection error.')
+        assert.match(result.error.details, /does not exist/)
+      }
+      const started = Date.now()
+      unreachable(await client.from('schools').select('id'))
+      // Retry-After: 0 (PostgREST's value) instead of the client's 1 s, 2 s, 4 s back-off.
+      assert.deepEqual(attempts, [null, '1', '2', '3'])
+      assert.ok(Date.now() - started < 3000, `${Date.now() - started} ms`)
+      attempts.length = 0
+      unreachable(await client.from('students').insert({ id: 73, name: 'Sin base' }))
+      assert.deepEqual(attempts, [null])
     } finally {
       await other.stop()
     }
