@@ -12,7 +12,7 @@ use reqwest::Method;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, free_port, spawn_app_on};
+use crate::helpers::{TestApp, free_port, run_dir, spawn_app_on};
 
 /// Seconds a request waits for a pooled connection; nothing may take much longer.
 const POOL_TIMEOUT_SECS: u64 = 2;
@@ -33,8 +33,7 @@ struct Outcome {
 async fn a_database_crash_under_load_gets_503s_then_recovers_losing_no_acknowledged_write() {
     // A cluster of this test's own: the shared one serves every other test.
     let options = EmbeddedOptions {
-        data_dir: std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("cielo-restart-{}", std::process::id())),
+        data_dir: run_dir("restart"),
         port: free_port(),
         superuser_password: SecretString::from("postgres".to_owned()),
         bin_dir: None,

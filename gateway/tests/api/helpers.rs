@@ -57,7 +57,7 @@ async fn start_cluster() -> TestCluster {
     let (base_url, embedded) = match std::env::var("TEST_DATABASE_URL") {
         Ok(url) => (base_of(&url), None),
         Err(_) => {
-            let data_dir = cluster_dir();
+            let data_dir = run_dir("test");
             let port = free_port();
             let embedded = EmbeddedPostgres::start(&EmbeddedOptions {
                 data_dir,
@@ -111,20 +111,23 @@ async fn start_cluster() -> TestCluster {
     }
 }
 
-/// `target/tmp/cielo-test-<pid>`, removing leftovers of earlier runs.
-fn cluster_dir() -> PathBuf {
+/// `target/tmp/cielo-<kind>-<pid>` for this run, removing what earlier runs that are no
+/// longer alive left under the same kind.
+pub fn run_dir(kind: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let prefix = format!("cielo-{kind}-");
     if let Ok(entries) = std::fs::read_dir(root) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(pid) = name.strip_prefix("cielo-test-")
+            if let Some(pid) = name.strip_prefix(&prefix)
+                && pid.bytes().all(|byte| byte.is_ascii_digit())
                 && !Path::new(&format!("/proc/{pid}")).exists()
             {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         }
     }
-    root.join(format!("cielo-test-{}", std::process::id()))
+    root.join(format!("{prefix}{}", std::process::id()))
 }
 
 fn base_of(url: &str) -> String {
