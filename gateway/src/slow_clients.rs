@@ -86,6 +86,8 @@ pub fn pace_body(request: &mut ServiceRequest, window: Duration) -> Option<BodyT
 }
 
 /// A body that fails with a time-out when [`BODY_MIN_BYTES`] do not arrive within a window.
+/// The clock runs between reads too (Warp pauses it while the application works); the
+/// services here read their bodies straight through, so only the client's pace counts.
 struct PacedBody<S> {
     inner: S,
     window: Duration,
