@@ -508,6 +508,34 @@ pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
 mod tests {
     use super::*;
 
+    #[test]
+    fn connection_failures_map_like_postgrest() {
+        let code = |failure: Failure| database_error(failure, false).code();
+        let refused = || wire::Error::Io(std::io::ErrorKind::ConnectionRefused.into());
+        // Opening a connection failed: PGRST000, with the cause and not the pool's words.
+        let failed = database_error(Failure::Pool(ApiPoolError::Backend(refused())), false);
+        assert_eq!(failed.code(), "PGRST000");
+        assert!(
+            !failed.body()["details"]
+                .as_str()
+                .unwrap()
+                .contains("creating a new object"),
+            "{}",
+            failed.body()
+        );
+        assert_eq!(
+            code(Failure::Pool(ApiPoolError::Timeout(TimeoutType::Create))),
+            "PGRST000"
+        );
+        // Waiting for a free connection: PGRST003; losing one mid-request: PGRST001.
+        assert_eq!(
+            code(Failure::Pool(ApiPoolError::Timeout(TimeoutType::Wait))),
+            "PGRST003"
+        );
+        assert_eq!(code(Failure::Database(refused())), "PGRST001");
+        assert_eq!(code(Failure::Database(wire::Error::Closed)), "PGRST001");
+    }
+
     fn context() -> RequestContext {
         RequestContext {
             search_path: "\"public\", \"extensions\"".into(),

@@ -56,21 +56,15 @@ async fn a_database_crash_under_load_gets_503s_then_recovers_losing_no_acknowled
         )
         .await,
     );
-    app.admin()
-        .await
-        .batch_execute(
-            "CREATE TABLE public.restart_rows (
-                 grp int, part int, PRIMARY KEY (grp, part));
-             ALTER TABLE public.restart_rows ENABLE ROW LEVEL SECURITY;
-             CREATE POLICY everyone_reads ON public.restart_rows FOR SELECT USING (true);
-             GRANT SELECT ON public.restart_rows TO anon;
-             GRANT ALL ON public.restart_rows TO service_role;",
-        )
-        .await
-        .unwrap();
-    app.send_until(
-        || app.rest(Method::GET, "/restart_rows"),
-        |status| status == 200,
+    create_and_wait(
+        &app,
+        "restart_rows",
+        "CREATE TABLE public.restart_rows (
+             grp int, part int, PRIMARY KEY (grp, part));
+         ALTER TABLE public.restart_rows ENABLE ROW LEVEL SECURITY;
+         CREATE POLICY everyone_reads ON public.restart_rows FOR SELECT USING (true);
+         GRANT SELECT ON public.restart_rows TO anon;
+         GRANT ALL ON public.restart_rows TO service_role;",
     )
     .await;
 
@@ -182,21 +176,23 @@ async fn a_database_crash_under_load_gets_503s_then_recovers_losing_no_acknowled
     assert!(stored.keys().all(|group| (0..sent).contains(group)));
 
     // The schema cache's listener is back too: new DDL reaches rest/v1.
-    app.admin()
-        .await
-        .batch_execute(
-            "CREATE TABLE public.after_restart (id int PRIMARY KEY);
-             GRANT SELECT ON public.after_restart TO anon;",
-        )
-        .await
-        .unwrap();
-    app.send_until(
-        || app.rest(Method::GET, "/after_restart"),
-        |status| status == 200,
+    create_and_wait(
+        &app,
+        "after_restart",
+        "CREATE TABLE public.after_restart (id int PRIMARY KEY);
+         GRANT SELECT ON public.after_restart TO anon;",
     )
     .await;
     server.stop().await;
     let _ = std::fs::remove_dir_all(&options.data_dir);
+}
+
+/// Runs `ddl` and waits until rest/v1 serves `table` (the schema cache reloads on DDL).
+async fn create_and_wait(app: &TestApp, table: &str, ddl: &str) {
+    app.admin().await.batch_execute(ddl).await.unwrap();
+    let path = format!("/{table}");
+    app.send_until(|| app.rest(Method::GET, &path), |status| status == 200)
+        .await;
 }
 
 /// One request: an insert of group `write_group` as service_role, or a read as anon.
