@@ -18,6 +18,7 @@ use secrecy::SecretString;
 
 use crate::config::{ConfigError, Settings};
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
+use crate::db::read_batches::ReadBatches;
 use crate::db::{Database, DbError, api_pool};
 use crate::keys::{ApiKeys, KeyError};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
@@ -145,11 +146,12 @@ impl Application {
 
         let server = HttpServer::new(move || {
             let web_dir = web_dir.clone();
-            let api_pool = api_pool::worker_pool(api_config.clone(), per_worker, pool_timeout)
-                .map(web::Data::new);
+            let api_pool = api_pool::worker_pool(api_config.clone(), per_worker, pool_timeout);
             let app = App::new().app_data(state.clone());
             let app = match api_pool {
-                Ok(pool) => app.app_data(pool),
+                Ok(pool) => app
+                    .app_data(ReadBatches::new(pool.clone(), per_worker))
+                    .app_data(web::Data::new(pool)),
                 Err(error) => {
                     // Requests on this worker then answer 500 (no pool); say why once.
                     tracing::error!(%error, "could not build this worker's API pool");

@@ -48,6 +48,21 @@ pub enum Error {
 }
 
 impl Error {
+    /// The same error again, for each of several transactions it failed (an I/O error
+    /// keeps its kind and text).
+    pub fn replicate(&self) -> Error {
+        match self {
+            Error::Server(error) => Error::Server(error.clone()),
+            Error::Io(error) => Error::Io(std::io::Error::new(error.kind(), error.to_string())),
+            Error::Closed => Error::Closed,
+            Error::Protocol(message) => Error::Protocol(message.clone()),
+            Error::Conversion { column, reason } => Error::Conversion {
+                column: *column,
+                reason: reason.clone(),
+            },
+        }
+    }
+
     /// The server's error, if that is what this is.
     pub fn server(&self) -> Option<&ServerError> {
         match self {
@@ -434,6 +449,7 @@ impl Connection {
             // this one's.
             return Err(Error::Protocol("the connection is out of step".into()));
         }
+        self.write.clear();
         let plan = self.encode(queries)?;
         self.desynchronised = true;
         self.flush().await?;
@@ -444,10 +460,97 @@ impl Connection {
         outcome
     }
 
-    /// Writes the pipeline's messages; returns what each statement's answer will hold.
-    fn encode(&mut self, queries: &[Query<'_>]) -> Result<Vec<Pending>, Error> {
+    /// Sends several independent transactions in one write, each `transactions[i]` ending
+    /// in its own `Sync`, and returns each one's outcome in order. The server runs them one
+    /// after the other, each an implicit transaction of its own: its settings end at its
+    /// `Sync`, and an error skips only the rest of it. A transaction after the first may
+    /// only use statements prepared here before ([`Connection::can_follow`]), so none relies
+    /// on a `Parse` earlier in the batch that a failure could skip. If the socket or the
+    /// protocol fails, the transaction being read and those after it get that failure.
+    pub async fn pipelines(
+        &mut self,
+        transactions: &[Vec<Query<'_>>],
+    ) -> Vec<Result<Vec<Vec<Row>>, Error>> {
+        let mut outcomes = Vec::with_capacity(transactions.len());
+        let plans = match self.send_batch(transactions).await {
+            Ok(plans) => plans,
+            Err(error) => {
+                outcomes.extend(transactions.iter().map(|_| Err(error.replicate())));
+                return outcomes;
+            }
+        };
+        for (queries, plan) in transactions.iter().zip(plans) {
+            // Only the server's own error leaves the stream at the next transaction's
+            // answers.
+            match self.read_results(queries, plan).await {
+                outcome @ (Ok(_) | Err(Error::Server(_))) => outcomes.push(outcome),
+                Err(error) => {
+                    while outcomes.len() < transactions.len() {
+                        outcomes.push(Err(error.replicate()));
+                    }
+                    return outcomes;
+                }
+            }
+        }
+        self.desynchronised = false;
+        outcomes
+    }
+
+    /// Writes a batch ([`Connection::pipelines`]); returns each transaction's plan.
+    async fn send_batch(
+        &mut self,
+        transactions: &[Vec<Query<'_>>],
+    ) -> Result<Vec<Vec<Pending>>, Error> {
+        if self.desynchronised {
+            return Err(Error::Protocol("the connection is out of step".into()));
+        }
+        if let Some((first, rest)) = transactions.split_first()
+            && !rest.iter().all(|next| {
+                self.can_follow(
+                    first.iter().map(|query| query.sql),
+                    next.iter().map(|query| query.sql),
+                )
+            })
+        {
+            return Err(Error::Protocol(
+                "a batched transaction needs a statement that is not prepared yet".into(),
+            ));
+        }
         self.write.clear();
-        if self.statements.len() + queries.len() > STATEMENT_CACHE_LIMIT {
+        let mut plans = Vec::with_capacity(transactions.len());
+        for queries in transactions {
+            plans.push(self.encode(queries)?);
+        }
+        self.desynchronised = true;
+        self.flush().await?;
+        Ok(plans)
+    }
+
+    /// Whether a transaction of the statements `next` can follow one of `first` in a batch
+    /// ([`Connection::pipelines`]): every statement of `next` is prepared here, and
+    /// preparing `first`'s new statements will not start the statement cache over.
+    pub fn can_follow<'s>(
+        &self,
+        first: impl IntoIterator<Item = &'s str>,
+        next: impl IntoIterator<Item = &'s str>,
+    ) -> bool {
+        !self.starts_over(first) && next.into_iter().all(|sql| self.is_prepared(sql))
+    }
+
+    /// Whether preparing the statements of `sqls` that are new here fills the statement
+    /// cache, so that everything prepared is closed first.
+    fn starts_over<'s>(&self, sqls: impl IntoIterator<Item = &'s str>) -> bool {
+        let new = sqls
+            .into_iter()
+            .filter(|sql| !self.is_prepared(sql))
+            .count();
+        new > 0 && self.statements.len() + new > STATEMENT_CACHE_LIMIT
+    }
+
+    /// Appends the pipeline's messages, ending in a `Sync`, to the write buffer; returns
+    /// what each statement's answer will hold.
+    fn encode(&mut self, queries: &[Query<'_>]) -> Result<Vec<Pending>, Error> {
+        if self.starts_over(queries.iter().map(|query| query.sql)) {
             self.to_close
                 .extend(self.statements.drain().map(|(_, prepared)| prepared.name));
         }

@@ -15,10 +15,16 @@
 //! when a write's outcome must be seen before the transaction ends (singular responses,
 //! `max-affected`, `PUT`, `tx=rollback`); the end is then a second round trip.
 //!
-//! A request cancelled mid-transaction (the client went away) leaves its connection out of
-//! step; the pool replaces it, which ends the transaction.
+//! Reads (read-only implicit transactions) do not check a connection out themselves: they
+//! are queued for the worker's [`ReadBatches`], which sends them alone while connections
+//! are free and several in one write, each with its own `Sync`, while all are busy.
+//!
+//! A write cancelled mid-transaction (the client went away) leaves its connection out of
+//! step; the pool replaces it, which ends the transaction. A cancelled read's transaction
+//! runs to its end and its answer is dropped.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use deadpool::managed::TimeoutType;
@@ -28,6 +34,7 @@ use serde_json::Value;
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
+use crate::db::read_batches::{OwnedQuery, ReadBatches};
 use crate::db::wire::{self, Query, Row};
 
 /// The settings PostgREST applies to every request's transaction.
@@ -134,38 +141,25 @@ pub struct ReadOutcome {
 /// Runs a read statement (the shape of `sql::read::read_statement`) in a read-only
 /// transaction, optionally with an `EXPLAIN` of the count query for planned counts.
 pub async fn read(
-    pool: &ApiPool,
+    reads: &Rc<ReadBatches>,
     context: Arc<RequestContext>,
     statement: SqlBuilder,
     explain_count: Option<SqlBuilder>,
 ) -> Result<ReadOutcome, ApiError> {
-    on_connection(pool, context, move |connection, context| {
-        Box::pin(async move { read_on(connection, &context, statement, explain_count).await })
-    })
-    .await
+    let mut statements = vec![owned(statement)];
+    if let Some(count) = explain_count {
+        let (count_sql, count_params) = count.into_parts();
+        statements.push(OwnedQuery {
+            sql: Cow::Owned(format!("EXPLAIN (FORMAT JSON) {count_sql}")),
+            params: count_params.into_iter().map(|param| param.0).collect(),
+        });
+    }
+    let results = read_only(reads, &context, statements).await?;
+    read_outcome(&results).map_err(|failure| database_error(failure, context.anonymous))
 }
 
-async fn read_on(
-    connection: &mut ApiConnection,
-    context: &RequestContext,
-    statement: SqlBuilder,
-    explain_count: Option<SqlBuilder>,
-) -> Result<ReadOutcome, Failure> {
-    let (sql, params) = statement.into_parts();
-    let params = texts(&params);
-    let explain = explain_count.map(|count| {
-        let (count_sql, count_params) = count.into_parts();
-        (format!("EXPLAIN (FORMAT JSON) {count_sql}"), count_params)
-    });
-    let explain_params;
-    let mut statements = vec![Query::new(&sql, &params)];
-    if let Some((explain_sql, count_params)) = &explain {
-        explain_params = texts(count_params);
-        statements.push(Query::new(explain_sql, &explain_params));
-    }
-    let results = send(connection, context, READ_ONLY, &statements, End::Commit).await?;
-
-    let row = first_row(&results, "read statement")?;
+fn read_outcome(results: &[Vec<Row>]) -> Result<ReadOutcome, Failure> {
+    let row = first_row(results, "read statement")?;
     Ok(ReadOutcome {
         total: row.try_get(0)?,
         page_total: row.try_get(1)?,
@@ -246,11 +240,6 @@ pub struct TransactionMode {
     /// `READ COMMITTED`, `REPEATABLE READ` or `SERIALIZABLE`.
     pub isolation: &'static str,
 }
-
-const READ_ONLY: TransactionMode = TransactionMode {
-    read_only: true,
-    isolation: DEFAULT_ISOLATION,
-};
 
 /// The level API connections start with (see `db::api_pool`).
 const DEFAULT_ISOLATION: &str = "READ COMMITTED";
@@ -341,20 +330,77 @@ async fn run_on(
 /// Runs one statement in a read-only request transaction and returns its rows (OpenAPI
 /// privileges, `EXPLAIN` output).
 pub async fn query(
-    pool: &ApiPool,
+    reads: &Rc<ReadBatches>,
     context: Arc<RequestContext>,
     statement: SqlBuilder,
 ) -> Result<Vec<Row>, ApiError> {
-    on_connection(pool, context, move |connection, context| {
-        Box::pin(async move {
-            let (sql, params) = statement.into_parts();
-            let params = texts(&params);
-            let statements = [Query::new(&sql, &params)];
-            let results = send(connection, &context, READ_ONLY, &statements, End::Commit).await?;
-            Ok(results.into_iter().next().unwrap_or_default())
-        })
-    })
-    .await
+    let results = read_only(reads, &context, vec![owned(statement)]).await?;
+    Ok(results.into_iter().next().unwrap_or_default())
+}
+
+/// Runs `statements` in a read-only implicit transaction after the request's settings (and
+/// pre-request function), on whichever of the worker's connections is free or together
+/// with other requests' reads ([`ReadBatches`]); returns the rows of each of `statements`.
+async fn read_only(
+    reads: &Rc<ReadBatches>,
+    context: &RequestContext,
+    statements: Vec<OwnedQuery>,
+) -> Result<Vec<Vec<Row>>, ApiError> {
+    let prelude = Prelude::of(context, true);
+    let first = prelude.len();
+    let count = statements.len();
+    let mut transaction = Vec::with_capacity(first + count);
+    transaction.push(OwnedQuery {
+        sql: prelude.set_config,
+        params: prelude.settings.iter().map(|s| (*s).to_owned()).collect(),
+    });
+    if let Some(pre_request) = prelude.pre_request {
+        transaction.push(OwnedQuery {
+            sql: Cow::Owned(pre_request.to_owned()),
+            params: Vec::new(),
+        });
+    }
+    transaction.extend(statements);
+    match reads.run(transaction).await {
+        Ok(Ok(mut results)) => {
+            results.truncate(first + count);
+            Ok(results.split_off(first.min(results.len())))
+        }
+        Ok(Err(error)) => Err(database_error(Failure::Database(error), context.anonymous)),
+        Err(error) => Err(pool_error(&error)),
+    }
+}
+
+fn owned(statement: SqlBuilder) -> OwnedQuery {
+    let (sql, params) = statement.into_parts();
+    OwnedQuery {
+        sql: Cow::Owned(sql),
+        params: params.into_iter().map(|param| param.0).collect(),
+    }
+}
+
+/// What every request transaction starts with: its settings in one statement, then the
+/// pre-request function if one is configured.
+struct Prelude<'c> {
+    set_config: Cow<'static, str>,
+    settings: Vec<&'c str>,
+    pre_request: Option<&'c str>,
+}
+
+impl<'c> Prelude<'c> {
+    fn of(context: &'c RequestContext, read_only: bool) -> Self {
+        let settings = context.settings(read_only);
+        Self {
+            set_config: set_config_statement(settings.len() / 2),
+            settings,
+            pre_request: context.pre_request.as_deref(),
+        }
+    }
+
+    /// How many statements it is.
+    fn len(&self) -> usize {
+        1 + usize::from(self.pre_request.is_some())
+    }
 }
 
 /// Who ends the request's transaction.
@@ -387,15 +433,14 @@ async fn send(
             }
         )
     });
-    let setting_params = context.settings(mode.read_only && !explicit);
-    let set_config = set_config_statement(setting_params.len() / 2);
+    let prelude = Prelude::of(context, mode.read_only && !explicit);
 
     let mut queries = Vec::with_capacity(statements.len() + 4);
     if let Some(begin) = &begin {
         queries.push(Query::new(begin, &[]));
     }
-    queries.push(Query::new(&set_config, &setting_params));
-    if let Some(pre_request) = &context.pre_request {
+    queries.push(Query::new(&prelude.set_config, &prelude.settings));
+    if let Some(pre_request) = prelude.pre_request {
         queries.push(Query::new(pre_request, &[]));
     }
     let first = queries.len();
@@ -481,16 +526,7 @@ impl From<wire::Error> for Failure {
 /// PGRST001; waiting too long for a free pooled connection 504 PGRST003.
 pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
     match failure {
-        Failure::Pool(ApiPoolError::Timeout(TimeoutType::Create)) => {
-            ApiError::ConnectionFailed("timed out connecting to the database".into())
-        }
-        Failure::Pool(ApiPoolError::Timeout(_)) => ApiError::PoolTimeout,
-        // The server's own refusal (starting up, shutting down, a bad password) or the
-        // socket's error, without the pool's wording around it.
-        Failure::Pool(ApiPoolError::Backend(error)) => {
-            ApiError::ConnectionFailed(error.to_string())
-        }
-        Failure::Pool(error) => ApiError::ConnectionFailed(error.to_string()),
+        Failure::Pool(error) => pool_error(&error),
         Failure::Internal(message) => ApiError::Internal(message),
         Failure::Rejected(error) => error,
         Failure::Database(wire::Error::Server(error)) => {
@@ -501,6 +537,20 @@ pub fn database_error(failure: Failure, anonymous: bool) -> ApiError {
         }
         // A statement whose result the gateway cannot read is the gateway's bug.
         Failure::Database(error) => ApiError::Internal(error.to_string()),
+    }
+}
+
+/// What not getting a connection is for the client.
+fn pool_error(error: &ApiPoolError) -> ApiError {
+    match error {
+        ApiPoolError::Timeout(TimeoutType::Create) => {
+            ApiError::ConnectionFailed("timed out connecting to the database".into())
+        }
+        ApiPoolError::Timeout(_) => ApiError::PoolTimeout,
+        // The server's own refusal (starting up, shutting down, a bad password) or the
+        // socket's error, without the pool's wording around it.
+        ApiPoolError::Backend(error) => ApiError::ConnectionFailed(error.to_string()),
+        error => ApiError::ConnectionFailed(error.to_string()),
     }
 }
 

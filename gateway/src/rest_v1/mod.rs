@@ -26,6 +26,7 @@ pub mod sql;
 pub mod write;
 
 use std::borrow::Cow;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use actix_web::http::Method;
@@ -39,6 +40,7 @@ use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, push_ident, qualified};
 use crate::api_key::Credentials;
 use crate::db::api_pool::ApiPool;
+use crate::db::read_batches::ReadBatches;
 use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
@@ -55,6 +57,8 @@ pub struct Request {
     pub context: Arc<RequestContext>,
     /// This worker's `authenticator` pool.
     pub pool: ApiPool,
+    /// This worker's read-only transactions, batched on that pool when it is busy.
+    pub reads: Rc<ReadBatches>,
 }
 
 async fn handle(
@@ -120,12 +124,17 @@ async fn pipeline(
         .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
         .get_ref()
         .clone();
+    let reads = http
+        .app_data::<Rc<ReadBatches>>()
+        .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
+        .clone();
     let request = Request {
         api,
         auth,
         cache,
         context,
         pool,
+        reads,
     };
 
     match (&request.api.resource, request.api.method.clone()) {

@@ -15,6 +15,7 @@ mod database_restart;
 mod demo_seed;
 mod health;
 mod helpers;
+mod read_batches;
 mod request_limits;
 mod rest_read;
 mod rest_write;
