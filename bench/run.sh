@@ -21,10 +21,12 @@
 #                        of anon (RLS applies): with pg_tx_pipelined, what the settings cost
 #   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
 #                        front that only sends the captured statements and returns the body,
-#                        the limit for any gateway sending this SQL over HTTP
+#                        the limit for any gateway sending this SQL over HTTP one request per
+#                        write (the gateway sends reads several per write while its
+#                        connections are all busy; the relays never do)
 #   actix_single     the same request to bench_relay --front actix: the same replies behind
-#                        bare actix-web (the gateway's HTTP server, no middleware), the limit
-#                        for a gateway built on actix-web
+#                        bare actix-web (the gateway's HTTP server, no middleware), the same
+#                        limit for a gateway built on actix-web
 #   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
 #   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
 #
@@ -608,10 +610,10 @@ SCENARIOS = {
                            "statement (what the settings cost, against pg_tx_pipelined)",
                            "-M prepared, as a login member of anon; \\startpipeline select \\endpipeline"),
     "relay_single": ("bench_relay: the captured statements for gw_single behind the least HTTP front "
-                     "(the limit for a gateway sending them)",
+                     "(the limit for a gateway sending them one request per write)",
                      "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
     "actix_single": ("bench_relay --front actix: the same replies behind bare actix-web "
-                     "(the limit for a gateway built on actix-web)",
+                     "(the same limit for a gateway built on actix-web)",
                      "GET /rest/v1/bench_items?select=*&id=eq.<1..N> → settings + select, one Sync"),
     "pb_single": ("PocketBase: single record view", "GET /api/collections/bench_items/records/<id>"),
     "pb_filtered": ("PocketBase: 10-record filtered list with one expand",
@@ -860,8 +862,9 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "inserts keep the machine at ~175–185 %), the budget is only approximate. Where even the larger budget is below what a front "
                   "spent sending the same captured statements (bare actix-web: one handler, no "
                   "middleware; minimal: no framework), no gateway that sends PostgREST's statements "
-                  "through that front can meet the target on this machine, however little its own "
-                  "work costs.")
+                  "through that front one request per write, as the fronts do, can meet the target on "
+                  "this machine, however little its own work costs (the gateway's reads go several per "
+                  "write while its connections are all busy, which lowers PostgreSQL's share).")
     md.append("\n## Ratios (req/s ÷ req/s, same round)\n")
     md.append("| Ratio | " + " | ".join(f"c={c}" for c in conns_all) + " |")
     md.append("|---|" + "---|" * len(conns_all))
