@@ -22,13 +22,14 @@
 //! that comes back. A runner returns its connection to the pool after every batch, so
 //! writes waiting for a connection get their turn. Runners are tasks of their own: a
 //! request cancelled while its batch is out (the client went away) does not cut the batch
-//! short, its answer is dropped; one cancelled while still queued is not sent.
+//! short, its answer is dropped; one cancelled while still queued is not sent. A
+//! transaction no runner has taken within the pool's wait (`DB_POOL_TIMEOUT`) gets the
+//! pool's time-out, as a request waiting for a connection does.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
-
 use std::time::{Duration, Instant};
 
 use deadpool::managed::TimeoutType;
