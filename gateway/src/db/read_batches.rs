@@ -207,15 +207,17 @@ impl ReadBatches {
         }
     }
 
-    /// After waiting the oldest transaction's remaining time in vain: it, and any other that
-    /// has waited as long, get the pool's time-out.
+    /// After waiting the oldest transaction's remaining time in vain: every transaction that
+    /// has waited the pool's whole wait gets its time-out. Only by age: the oldest may have
+    /// withdrawn itself meanwhile (its request's own timer), and the one now in front is
+    /// younger. A timer never fires early, so the one waited for, if still queued, is due.
     fn expire(&self) {
         let Some(wait) = self.wait else { return };
         let mut expired = Vec::new();
         {
             let mut queue = self.queue.borrow_mut();
-            for (index, job) in std::mem::take(&mut *queue).into_iter().enumerate() {
-                if index == 0 || job.queued_at.elapsed() >= wait {
+            for job in std::mem::take(&mut *queue) {
+                if job.queued_at.elapsed() >= wait {
                     expired.push(job);
                 } else {
                     queue.push_back(job);
