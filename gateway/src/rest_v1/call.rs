@@ -8,7 +8,7 @@ use actix_web::http::{Method, header};
 
 use super::Request;
 use super::error::ApiError;
-use super::execute::{self, OutcomeChecks, RequestContext, TransactionMode};
+use super::execute::{self, OutcomeChecks, RequestContext, ResultShape, TransactionMode};
 use super::plan::call::{Invocation, plan_call, resolve};
 use super::read::negotiate;
 use super::request::media::MediaType;
@@ -109,7 +109,15 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         max_affected,
         rollback,
     };
-    let outcome = execute::run(&request.pool, context, mode, statement, checks).await?;
+    let outcome = execute::run(
+        &request.pool,
+        context,
+        mode,
+        statement,
+        ResultShape::Summary,
+        checks,
+    )
+    .await?;
 
     // 5. Response, like a read's.
     let total = match api.preferences.count {

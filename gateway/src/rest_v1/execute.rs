@@ -184,6 +184,53 @@ pub struct StatementOutcome {
     pub inserted: Option<i32>,
 }
 
+/// How the rows of a write or call statement read as a [`StatementOutcome`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultShape {
+    /// PostgREST's one row: total, page total, `Location` parts, body, the response GUCs,
+    /// really inserted rows.
+    Summary,
+    /// One row per written row with the response GUCs; the last row's are the statement's
+    /// (a write with nothing to return, `sql::mutate`).
+    GucsPerRow,
+}
+
+impl ResultShape {
+    fn outcome(self, rows: &[Row]) -> Result<StatementOutcome, Failure> {
+        match self {
+            ResultShape::Summary => {
+                let row = rows
+                    .first()
+                    .ok_or_else(|| Failure::Internal("statement returned no row".into()))?;
+                Ok(StatementOutcome {
+                    total: row.try_get(0)?,
+                    page_total: row.try_get(1)?,
+                    header: row.try_get(2)?,
+                    body: row.try_get(3)?,
+                    response_headers: row.try_get(4)?,
+                    response_status: row.try_get(5)?,
+                    inserted: row.try_get(6)?,
+                })
+            }
+            ResultShape::GucsPerRow => {
+                let (response_headers, response_status) = match rows.last() {
+                    Some(row) => (row.try_get(0)?, row.try_get(1)?),
+                    None => (None, None),
+                };
+                Ok(StatementOutcome {
+                    total: None,
+                    page_total: i64::try_from(rows.len()).unwrap_or(i64::MAX),
+                    header: Vec::new(),
+                    body: String::new(),
+                    response_headers,
+                    response_status,
+                    inserted: None,
+                })
+            }
+        }
+    }
+}
+
 /// What is checked on a write's or call's outcome before its transaction ends.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OutcomeChecks {
@@ -248,13 +295,14 @@ const DEFAULT_ISOLATION: &str = "READ COMMITTED";
 /// 14 does), since the client cannot tell a transient conflict from a real error.
 const ATTEMPTS: usize = 3;
 
-/// Runs a write or function call: settings, the statement, then `checks` decide between
-/// commit, rollback and failure.
+/// Runs a write or function call: settings, the statement (whose rows read as `shape`),
+/// then `checks` decide between commit, rollback and failure.
 pub async fn run(
     pool: &ApiPool,
     context: Arc<RequestContext>,
     mode: TransactionMode,
     statement: SqlBuilder,
+    shape: ResultShape,
     checks: OutcomeChecks,
 ) -> Result<StatementOutcome, ApiError> {
     on_connection(pool, context, move |connection, context| {
@@ -264,7 +312,8 @@ pub async fn run(
             let mut attempt = 0;
             loop {
                 attempt += 1;
-                let result = run_on(connection, &context, mode, &sql, &params, &checks).await;
+                let result =
+                    run_on(connection, &context, mode, &sql, &params, shape, &checks).await;
                 match result {
                     Err(Failure::Database(error))
                         if attempt < ATTEMPTS
@@ -288,6 +337,7 @@ async fn run_on(
     mode: TransactionMode,
     sql: &str,
     params: &[&str],
+    shape: ResultShape,
     checks: &OutcomeChecks,
 ) -> Result<StatementOutcome, Failure> {
     let end = if checks.needed() {
@@ -297,16 +347,7 @@ async fn run_on(
     };
     let statements = [Query::new(sql, params)];
     let results = send(connection, context, mode, &statements, end).await?;
-    let row = first_row(&results, "statement")?;
-    let outcome = StatementOutcome {
-        total: row.try_get(0)?,
-        page_total: row.try_get(1)?,
-        header: row.try_get(2)?,
-        body: row.try_get(3)?,
-        response_headers: row.try_get(4)?,
-        response_status: row.try_get(5)?,
-        inserted: row.try_get(6)?,
-    };
+    let outcome = shape.outcome(results.first().map_or(&[], Vec::as_slice))?;
     if end == End::Caller {
         match checks.decide(outcome.page_total) {
             Decision::Commit => {

@@ -49,7 +49,7 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
     let plan = plan_mutation(cache, relation, api, payload)?;
     api.preferences.check_strict()?;
     let negotiated = negotiate(&api.accept, false)?;
-    let statement = mutate_statement(
+    let (statement, shape) = mutate_statement(
         &plan,
         if plan.representation.is_some() {
             negotiated.body
@@ -95,6 +95,7 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
             isolation: "READ COMMITTED",
         },
         statement,
+        shape,
         checks,
     )
     .await?;

@@ -383,6 +383,7 @@ fn result_relation(cache: &SchemaCache, routine: &Routine, scalar: bool) -> Rela
         updatable: false,
         deletable: false,
         primary_key: Vec::new(),
+        plain_inserts: false,
         columns: if scalar {
             vec![Column {
                 name: "pgrst_scalar".into(),

@@ -24,6 +24,10 @@ pub enum Returnings {
     All,
     /// `RETURNING` these columns (sorted).
     Columns(Vec<String>),
+    /// `RETURNING` the response GUCs, with no CTE around the `INSERT`: one object inserted
+    /// into a plain table with nothing returned to the client. Its one row is the count and
+    /// carries what PostgREST's outer `SELECT` would read (see `sql::mutate`).
+    ResponseSettings,
 }
 
 /// A payload column with the type it is read as.
@@ -130,8 +134,15 @@ pub fn plan_mutation(
         preferences.representation,
         Some(Return::Representation | Return::HeadersOnly)
     );
+    let single_object = payload.as_ref().is_some_and(|payload| payload.object);
     let returnings = if wants_rows {
         returnings(relation, &representation)
+    } else if request.method == Method::POST
+        && preferences.resolution.is_none()
+        && single_object
+        && relation.plain_inserts
+    {
+        Returnings::ResponseSettings
     } else {
         Returnings::One
     };

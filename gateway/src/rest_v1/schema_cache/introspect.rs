@@ -41,7 +41,11 @@ SELECT c.oid::int8, n.nspname::text, c.relname::text, c.relkind::text, d.descrip
        coalesce((SELECT array_agg(a.attname::text ORDER BY a.attname)
                    FROM pg_catalog.pg_constraint k
                    JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = ANY (k.conkey)
-                  WHERE k.conrelid = c.oid AND k.contype = 'p'), '{}')
+                  WHERE k.conrelid = c.oid AND k.contype = 'p'), '{}'),
+       -- tgtype 7: a ROW (1), BEFORE (2), INSERT (4) trigger, enabled or not.
+       c.relkind = 'r' AND NOT c.relhasrules
+         AND NOT EXISTS (SELECT FROM pg_catalog.pg_trigger t
+                          WHERE t.tgrelid = c.oid AND (t.tgtype & 7) = 7)
   FROM pg_catalog.pg_class c
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
   LEFT JOIN pg_catalog.pg_description d
@@ -259,6 +263,7 @@ pub async fn load(
                 updatable: row.get(6),
                 deletable: row.get(7),
                 primary_key: row.get(8),
+                plain_inserts: row.get(9),
                 columns: columns_by_relation
                     .remove(&relation_oid)
                     .unwrap_or_default(),

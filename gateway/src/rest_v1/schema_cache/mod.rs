@@ -49,6 +49,10 @@ pub struct Relation {
     pub deletable: bool,
     /// Primary-key columns, sorted by name (views: derived from their base tables).
     pub primary_key: Vec<String>,
+    /// A plain table (not partitioned) with no rules and no `BEFORE INSERT … FOR EACH ROW`
+    /// trigger: an `INSERT` of one row inserts exactly that row or fails, and nothing but
+    /// `AFTER` triggers runs after its `RETURNING` (see `sql::mutate`).
+    pub plain_inserts: bool,
     /// Columns in attribute order.
     pub columns: Vec<Column>,
 }

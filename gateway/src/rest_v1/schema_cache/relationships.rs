@@ -444,6 +444,7 @@ mod tests {
             updatable: true,
             deletable: true,
             primary_key: primary_key.iter().map(|s| (*s).to_owned()).collect(),
+            plain_inserts: false,
             columns: Vec::new(),
         }
     }

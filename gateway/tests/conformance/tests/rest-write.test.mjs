@@ -19,6 +19,7 @@ import {
   clientWithAccessToken,
   serviceClient,
   userToken,
+  waitForTable,
 } from '../support.mjs'
 
 let gateway
@@ -758,6 +759,87 @@ describe('response GUCs and Preference-Applied', () => {
     assert.equal(response.status, 201)
     assert.equal(response.headers.get('location'), '/lesson_notes?id=eq.1')
     assert.equal(await response.text(), '"ok"')
+  })
+
+  test('inserts: GUCs set by defaults and BEFORE triggers apply, AFTER triggers come too late', async () => {
+    // A plain table, one object, nothing returned: the INSERT is sent without the CTE.
+    assertOk(await anon().from('arrivals').insert({ id: 1, note: 'a' }), null, { status: 202 })
+    let response = await rest(gateway, '/arrivals', jsonRequest('POST', { id: 2, note: 'b' }, { Prefer: 'count=exact' }))
+    assert.equal(response.status, 202)
+    assert.equal(response.headers.get('x-llegada'), 'registrada')
+    assert.equal(response.headers.get('content-range'), '*/1')
+    // The same table through PostgREST's CTE (a representation, an array): the same answer.
+    const represented = await anon().from('arrivals').insert({ id: 3, note: 'c' }).select('id, tag')
+    assertOk(represented, [{ id: 3, tag: 'recibida' }], { status: 202 })
+    response = await rest(gateway, '/arrivals', jsonRequest('POST', [{ id: 4, note: 'd' }]))
+    assert.equal(response.status, 202)
+    assert.equal(response.headers.get('x-llegada'), 'registrada')
+    // An AFTER trigger's error fails the request after the row was returned: nothing is kept.
+    assertError(
+      await anon().from('arrivals').insert({ id: 5, note: 'rechazar' }),
+      { code: 'PT409', details: null, hint: null, message: 'Llegada rechazada' },
+      409,
+    )
+    assert.deepEqual(await rows('SELECT id, tag FROM fixture.arrivals ORDER BY id'), [
+      { id: 1, tag: 'recibida' },
+      { id: 2, tag: 'recibida' },
+      { id: 3, tag: 'recibida' },
+      { id: 4, tag: 'recibida' },
+    ])
+  })
+
+  test('inserts: a BEFORE trigger that skips the row still sets the response', async () => {
+    let response = await rest(
+      gateway,
+      '/screened_arrivals',
+      jsonRequest('POST', { note: 'omitir' }, { Prefer: 'count=exact' }),
+    )
+    assert.equal(response.status, 202)
+    assert.equal(response.headers.get('x-revisada'), 'omitir')
+    assert.equal(response.headers.get('content-range'), '*/0')
+    response = await rest(gateway, '/screened_arrivals', jsonRequest('POST', { note: 'pasa' }))
+    assert.equal(response.status, 202)
+    assert.equal(response.headers.get('x-revisada'), 'pasa')
+    assert.deepEqual(await rows('SELECT note FROM fixture.screened_arrivals'), [{ note: 'pasa' }])
+  })
+
+  test('inserts into a table with a DO ALSO rule fail as under PostgREST (0A000)', async () => {
+    assertError(
+      await anon().from('logged_arrivals').insert({ note: 'x' }),
+      {
+        code: '0A000',
+        details: null,
+        hint: null,
+        message: 'DO ALSO rules are not supported for data-modifying statements in WITH',
+      },
+      400,
+    )
+    assert.deepEqual(await rows('SELECT count(*)::int AS n FROM fixture.arrival_log'), [{ n: 0 }])
+  })
+
+  test('inserts: a BEFORE trigger added at run time sends inserts back through the CTE', async () => {
+    await gateway.admin((admin) =>
+      admin.query(`CREATE TABLE fixture.late_arrivals (note text NOT NULL, tag text DEFAULT fixture.arrival_tag());
+                   GRANT ALL ON fixture.late_arrivals TO anon;`),
+    )
+    await waitForTable(gateway, 'late_arrivals')
+    assertOk(await anon().from('late_arrivals').insert({ note: 'antes' }), null, { status: 202 })
+    await gateway.admin((admin) =>
+      admin.query(`CREATE TRIGGER late_arrivals_screen BEFORE INSERT ON fixture.late_arrivals
+                     FOR EACH ROW EXECUTE FUNCTION fixture.arrival_screen()`),
+    )
+    // The trigger's header shows once the schema cache has reloaded; a skipped row then
+    // still answers with it (the single-row INSERT would have had no row to read it from).
+    const deadline = Date.now() + 5000
+    let response
+    for (;;) {
+      response = await rest(gateway, '/late_arrivals', jsonRequest('POST', { note: 'omitir' }))
+      if (response.headers.get('x-revisada') === 'omitir' || Date.now() > deadline) break
+      await new Promise((done) => setTimeout(done, 100))
+    }
+    assert.equal(response.status, 202)
+    assert.equal(response.headers.get('x-revisada'), 'omitir')
+    assert.deepEqual(await rows('SELECT note FROM fixture.late_arrivals'), [{ note: 'antes' }])
   })
 
   test('Preference-Applied lists the honoured preferences only', async () => {
