@@ -1469,15 +1469,19 @@ describe('OpenAPI', () => {
     const relationPaths = Object.keys(document.paths).filter((path) => !path.startsWith('/rpc/'))
     assert.deepEqual(relationPaths.sort(), [
       '/',
+      '/arrival_log',
+      '/arrivals',
       '/course_overview',
       '/courses',
       '/enrollments',
       '/lesson_notes',
+      '/logged_arrivals',
       '/my_courses',
       '/numbers',
       '/room_bookings',
       '/rooms',
       '/schools',
+      '/screened_arrivals',
       '/students',
       '/substitutions',
       '/teachers',
@@ -1490,6 +1494,7 @@ describe('OpenAPI', () => {
     assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/rpc/')).sort(), [
       '/rpc/add_grades',
       '/rpc/always_conflicts',
+      '/rpc/arrival_tag',
       '/rpc/byte_length',
       '/rpc/check_grade',
       '/rpc/check_request',
