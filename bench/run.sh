@@ -448,7 +448,7 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     open(os.path.join(out_dir, "read_nosettings.sql"), "w").write("\n".join(alone) + "\n")
     # pg_insert_pipelined: the gateway's own pipeline for gw_insert (settings, the insert).
     inserts, _ = request_pipeline(
-        entries, lambda e: " INSERT INTO " in e[1][:80] and any(body_marker in (v or "") for v in e[2].values()),
+        entries, lambda e: "INSERT INTO " in e[1][:80] and any(body_marker in (v or "") for v in e[2].values()),
         "insert")
     insert_shapes, insert_defines = pgbench_shapes(inserts, "i")
     insert_piped = ["\\startpipeline"] + insert_shapes + ["\\endpipeline"]
