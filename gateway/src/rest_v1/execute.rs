@@ -196,12 +196,11 @@ pub enum ResultShape {
 }
 
 impl ResultShape {
-    fn outcome(self, rows: &[Row]) -> Result<StatementOutcome, Failure> {
+    /// The outcome of the statement whose rows are `results[0]`.
+    fn outcome(self, results: &[Vec<Row>]) -> Result<StatementOutcome, Failure> {
         match self {
             ResultShape::Summary => {
-                let row = rows
-                    .first()
-                    .ok_or_else(|| Failure::Internal("statement returned no row".into()))?;
+                let row = first_row(results, "statement")?;
                 Ok(StatementOutcome {
                     total: row.try_get(0)?,
                     page_total: row.try_get(1)?,
@@ -213,6 +212,7 @@ impl ResultShape {
                 })
             }
             ResultShape::GucsPerRow => {
+                let rows = results.first().map_or(&[][..], Vec::as_slice);
                 let (response_headers, response_status) = match rows.last() {
                     Some(row) => (row.try_get(0)?, row.try_get(1)?),
                     None => (None, None),
@@ -347,7 +347,7 @@ async fn run_on(
     };
     let statements = [Query::new(sql, params)];
     let results = send(connection, context, mode, &statements, end).await?;
-    let outcome = shape.outcome(results.first().map_or(&[], Vec::as_slice))?;
+    let outcome = shape.outcome(&results)?;
     if end == End::Caller {
         match checks.decide(outcome.page_total) {
             Decision::Commit => {

@@ -99,12 +99,20 @@ export function assertError(result, error, status, statusText) {
  * Polls until `table` answers 200, at most ~5 s: DDL's event trigger notifies the gateway,
  * which reloads its schema cache.
  */
-export async function waitForTable(gateway, table) {
+/** Calls `probe` every 100 ms until `settled(result)` or 5 s have passed; the last result. */
+export async function pollUntil(probe, settled) {
   const deadline = Date.now() + 5000
   for (;;) {
-    const { status } = await anonClient(gateway).from(table).select('*').limit(0)
-    if (status === 200) return
-    if (Date.now() > deadline) throw new Error(`${table} did not become readable (last status ${status})`)
+    const result = await probe()
+    if (settled(result) || Date.now() > deadline) return result
     await new Promise((done) => setTimeout(done, 100))
   }
+}
+
+export async function waitForTable(gateway, table) {
+  const { status } = await pollUntil(
+    () => anonClient(gateway).from(table).select('*').limit(0),
+    (result) => result.status === 200,
+  )
+  if (status !== 200) throw new Error(`${table} did not become readable (last status ${status})`)
 }

@@ -17,6 +17,7 @@ import {
   assertError,
   assertOk,
   clientWithAccessToken,
+  pollUntil,
   serviceClient,
   userToken,
   waitForTable,
@@ -719,13 +720,10 @@ describe('errors raised by functions', () => {
       await client.query(`NOTIFY pgrst, 'reload schema'`)
     })
     try {
-      const deadline = Date.now() + 5000
-      let result
-      do {
-        result = await anon().rpc('nap', { seconds: 1 })
-        if (result.status === 500 || Date.now() > deadline) break
-        await new Promise((done) => setTimeout(done, 100))
-      } while (true)
+      const result = await pollUntil(
+        () => anon().rpc('nap', { seconds: 1 }),
+        (answer) => answer.status === 500,
+      )
       assertError(
         result,
         { code: '57014', details: null, hint: null, message: 'canceling statement due to statement timeout' },
@@ -830,13 +828,10 @@ describe('response GUCs and Preference-Applied', () => {
     )
     // The trigger's header shows once the schema cache has reloaded; a skipped row then
     // still answers with it (the single-row INSERT would have had no row to read it from).
-    const deadline = Date.now() + 5000
-    let response
-    for (;;) {
-      response = await rest(gateway, '/late_arrivals', jsonRequest('POST', { note: 'omitir' }))
-      if (response.headers.get('x-revisada') === 'omitir' || Date.now() > deadline) break
-      await new Promise((done) => setTimeout(done, 100))
-    }
+    const response = await pollUntil(
+      () => rest(gateway, '/late_arrivals', jsonRequest('POST', { note: 'omitir' })),
+      (answer) => answer.headers.get('x-revisada') === 'omitir',
+    )
     assert.equal(response.status, 202)
     assert.equal(response.headers.get('x-revisada'), 'omitir')
     assert.deepEqual(await rows('SELECT note FROM fixture.late_arrivals'), [{ note: 'antes' }])
