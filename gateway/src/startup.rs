@@ -17,8 +17,8 @@ use actix_web::{App, HttpServer, web};
 use secrecy::SecretString;
 
 use crate::config::{ConfigError, Settings};
+use crate::db::batches::TransactionBatches;
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
-use crate::db::read_batches::ReadBatches;
 use crate::db::{Database, DbError, api_pool};
 use crate::keys::{ApiKeys, KeyError};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
@@ -150,7 +150,7 @@ impl Application {
             let app = App::new().app_data(state.clone());
             let app = match api_pool {
                 Ok(pool) => app
-                    .app_data(ReadBatches::new(pool.clone(), per_worker))
+                    .app_data(TransactionBatches::new(pool.clone(), per_worker))
                     .app_data(web::Data::new(pool)),
                 Err(error) => {
                     // Requests on this worker then answer 500 (no pool); say why once.

@@ -6,13 +6,12 @@
 //!   `service_role`. Every client request that runs user SQL goes through an `authenticator`
 //!   pool, so a bug in request handling can never act with more than those roles' rights.
 //!   rest/v1 uses per-worker pools built from `api_config` (see [`api_pool`]), and sends
-//!   read-only transactions several to a connection when they are all busy
-//!   ([`read_batches`]).
+//!   implicit transactions several to a connection when they are all busy ([`batches`]).
 
 pub mod api_pool;
+pub mod batches;
 pub mod embedded;
 pub mod migrate;
-pub mod read_batches;
 pub mod seed;
 pub mod wire;
 

@@ -90,7 +90,7 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
 
     if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
         let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::query(&request.reads, context, explained).await?;
+        let rows = execute::query(&request.batches, context, explained).await?;
         let mut parts = ResponseParts::new(200);
         parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
         parts.body = Some(super::plan::explain::body(&rows, *json));
@@ -111,6 +111,7 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     };
     let outcome = execute::run(
         &request.pool,
+        &request.batches,
         context,
         mode,
         statement,

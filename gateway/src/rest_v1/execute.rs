@@ -15,26 +15,27 @@
 //! when a write's outcome must be seen before the transaction ends (singular responses,
 //! `max-affected`, `PUT`, `tx=rollback`); the end is then a second round trip.
 //!
-//! Reads (read-only implicit transactions) do not check a connection out themselves: they
-//! are queued for the worker's [`ReadBatches`], which sends them alone while connections
-//! are free and several in one write, each with its own `Sync`, while all are busy.
+//! Implicit transactions (every read, and the writes and calls whose end does not depend
+//! on their outcome) do not check a connection out themselves: they are queued for the
+//! worker's [`TransactionBatches`], which sends them alone while connections are free and
+//! several in one write, each with its own `Sync`, while all are busy. A cancelled one runs
+//! to its end (a write commits) and its answer is dropped, unless it was still queued.
 //!
-//! A write cancelled mid-transaction (the client went away) leaves its connection out of
-//! step; the pool replaces it, which ends the transaction. A cancelled read's transaction
-//! runs to its end and its answer is dropped.
+//! A write cancelled mid-way through an explicit transaction (the client went away) leaves
+//! its connection out of step; the pool replaces it, which ends the transaction.
 
 use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use deadpool::managed::TimeoutType;
-use futures_util::future::BoxFuture;
+use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
-use crate::db::read_batches::{OwnedQuery, ReadBatches};
+use crate::db::batches::{Access, OwnedQuery, TransactionBatches};
 use crate::db::wire::{self, Query, Row};
 
 /// The settings PostgREST applies to every request's transaction.
@@ -141,7 +142,7 @@ pub struct ReadOutcome {
 /// Runs a read statement (the shape of `sql::read::read_statement`) in a read-only
 /// transaction, optionally with an `EXPLAIN` of the count query for planned counts.
 pub async fn read(
-    reads: &Rc<ReadBatches>,
+    batches: &Rc<TransactionBatches>,
     context: Arc<RequestContext>,
     statement: SqlBuilder,
     explain_count: Option<SqlBuilder>,
@@ -154,8 +155,10 @@ pub async fn read(
             params: count_params.into_iter().map(|param| param.0).collect(),
         });
     }
-    let results = read_only(reads, &context, statements).await?;
-    read_outcome(&results).map_err(|failure| database_error(failure, context.anonymous))
+    batched(batches, &context, Access::ReadOnly, statements)
+        .await
+        .and_then(|results| read_outcome(&results))
+        .map_err(|failure| database_error(failure, context.anonymous))
 }
 
 fn read_outcome(results: &[Vec<Row>]) -> Result<ReadOutcome, Failure> {
@@ -296,39 +299,61 @@ const DEFAULT_ISOLATION: &str = "READ COMMITTED";
 const ATTEMPTS: usize = 3;
 
 /// Runs a write or function call: settings, the statement (whose rows read as `shape`),
-/// then `checks` decide between commit, rollback and failure.
+/// then `checks` decide between commit, rollback and failure. A transaction that ends with
+/// its statement (no checks, the default isolation) is queued for the worker's
+/// [`TransactionBatches`] like a read; the others keep a connection until they end.
 pub async fn run(
     pool: &ApiPool,
+    batches: &Rc<TransactionBatches>,
     context: Arc<RequestContext>,
     mode: TransactionMode,
     statement: SqlBuilder,
     shape: ResultShape,
     checks: OutcomeChecks,
 ) -> Result<StatementOutcome, ApiError> {
+    if !checks.needed() && mode.isolation == DEFAULT_ISOLATION {
+        let access = if mode.read_only {
+            Access::ReadOnly
+        } else {
+            Access::ReadWrite
+        };
+        let statement = owned(statement);
+        let mut attempt = 1;
+        loop {
+            let result = batched(batches, &context, access, vec![statement.clone()])
+                .await
+                .and_then(|results| shape.outcome(&results));
+            if attempt < ATTEMPTS && transient(&result) {
+                attempt += 1;
+                continue;
+            }
+            return result.map_err(|failure| database_error(failure, context.anonymous));
+        }
+    }
     on_connection(pool, context, move |connection, context| {
         Box::pin(async move {
             let (sql, params) = statement.into_parts();
             let params = texts(&params);
-            let mut attempt = 0;
+            let mut attempt = 1;
             loop {
-                attempt += 1;
                 let result =
                     run_on(connection, &context, mode, &sql, &params, shape, &checks).await;
-                match result {
-                    Err(Failure::Database(error))
-                        if attempt < ATTEMPTS
-                            && error
-                                .server()
-                                .is_some_and(|e| matches!(e.code.as_str(), "40001" | "40P01")) =>
-                    {
-                        roll_back_if_open(connection).await;
-                    }
-                    other => return other,
+                if attempt < ATTEMPTS && transient(&result) {
+                    attempt += 1;
+                    roll_back_if_open(connection).await;
+                    continue;
                 }
+                return result;
             }
         })
     })
     .await
+}
+
+/// A serialization failure or deadlock: the whole transaction may simply be run again.
+fn transient<T>(result: &Result<T, Failure>) -> bool {
+    matches!(result, Err(Failure::Database(error))
+        if error.server().is_some_and(|e| matches!(e.code.as_str(), "40001" | "40P01")))
 }
 
 async fn run_on(
@@ -371,23 +396,27 @@ async fn run_on(
 /// Runs one statement in a read-only request transaction and returns its rows (OpenAPI
 /// privileges, `EXPLAIN` output).
 pub async fn query(
-    reads: &Rc<ReadBatches>,
+    batches: &Rc<TransactionBatches>,
     context: Arc<RequestContext>,
     statement: SqlBuilder,
 ) -> Result<Vec<Row>, ApiError> {
-    let results = read_only(reads, &context, vec![owned(statement)]).await?;
+    let results = batched(batches, &context, Access::ReadOnly, vec![owned(statement)])
+        .await
+        .map_err(|failure| database_error(failure, context.anonymous))?;
     Ok(results.into_iter().next().unwrap_or_default())
 }
 
-/// Runs `statements` in a read-only implicit transaction after the request's settings (and
+/// Runs `statements` in an implicit transaction after the request's settings (and
 /// pre-request function), on whichever of the worker's connections is free or together
-/// with other requests' reads ([`ReadBatches`]); returns the rows of each of `statements`.
-async fn read_only(
-    reads: &Rc<ReadBatches>,
+/// with other requests' transactions ([`TransactionBatches`]); returns the rows of each of
+/// `statements`.
+async fn batched(
+    batches: &Rc<TransactionBatches>,
     context: &RequestContext,
+    access: Access,
     statements: Vec<OwnedQuery>,
-) -> Result<Vec<Vec<Row>>, ApiError> {
-    let prelude = Prelude::of(context, true);
+) -> Result<Vec<Vec<Row>>, Failure> {
+    let prelude = Prelude::of(context, access == Access::ReadOnly);
     let first = prelude.len();
     let count = statements.len();
     let mut transaction = Vec::with_capacity(first + count);
@@ -402,13 +431,13 @@ async fn read_only(
         });
     }
     transaction.extend(statements);
-    match reads.run(transaction).await {
+    match batches.run(access, transaction).await {
         Ok(Ok(mut results)) => {
             results.truncate(first + count);
             Ok(results.split_off(first.min(results.len())))
         }
-        Ok(Err(error)) => Err(database_error(Failure::Database(error), context.anonymous)),
-        Err(error) => Err(pool_error(&error)),
+        Ok(Err(error)) => Err(Failure::Database(error)),
+        Err(error) => Err(Failure::Pool(error)),
     }
 }
 
@@ -511,12 +540,12 @@ async fn on_connection<T>(
     work: impl for<'c> FnOnce(
         &'c mut ApiConnection,
         Arc<RequestContext>,
-    ) -> BoxFuture<'c, Result<T, Failure>>,
+    ) -> LocalBoxFuture<'c, Result<T, Failure>>,
 ) -> Result<T, ApiError> {
     let mut connection = pool
         .get()
         .await
-        .map_err(|error| database_error(Failure::Pool(error), false))?;
+        .map_err(|error| database_error(Failure::Pool(Rc::new(error)), false))?;
     let anonymous = context.anonymous;
     let result = work(&mut connection, context).await;
     if result.is_err() {
@@ -550,7 +579,8 @@ fn planned_rows(rows: &[Row]) -> Option<i64> {
 #[derive(Debug)]
 pub enum Failure {
     Database(wire::Error),
-    Pool(ApiPoolError),
+    /// No connection could be had (shared by every transaction that waited for it).
+    Pool(Rc<ApiPoolError>),
     Internal(String),
     /// A post-statement check refused the outcome.
     Rejected(ApiError),
@@ -604,7 +634,10 @@ mod tests {
         let code = |failure: Failure| database_error(failure, false).code();
         let refused = || wire::Error::Io(std::io::ErrorKind::ConnectionRefused.into());
         // Opening a connection failed: PGRST000, with the cause and not the pool's words.
-        let failed = database_error(Failure::Pool(ApiPoolError::Backend(refused())), false);
+        let failed = database_error(
+            Failure::Pool(Rc::new(ApiPoolError::Backend(refused()))),
+            false,
+        );
         assert_eq!(failed.code(), "PGRST000");
         assert!(
             !failed.body()["details"]
@@ -615,12 +648,16 @@ mod tests {
             failed.body()
         );
         assert_eq!(
-            code(Failure::Pool(ApiPoolError::Timeout(TimeoutType::Create))),
+            code(Failure::Pool(Rc::new(ApiPoolError::Timeout(
+                TimeoutType::Create
+            )))),
             "PGRST000"
         );
         // Waiting for a free connection: PGRST003; losing one mid-request: PGRST001.
         assert_eq!(
-            code(Failure::Pool(ApiPoolError::Timeout(TimeoutType::Wait))),
+            code(Failure::Pool(Rc::new(ApiPoolError::Timeout(
+                TimeoutType::Wait
+            )))),
             "PGRST003"
         );
         assert_eq!(code(Failure::Database(refused())), "PGRST001");

@@ -40,7 +40,7 @@ use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, push_ident, qualified};
 use crate::api_key::Credentials;
 use crate::db::api_pool::ApiPool;
-use crate::db::read_batches::ReadBatches;
+use crate::db::batches::TransactionBatches;
 use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
@@ -57,8 +57,8 @@ pub struct Request {
     pub context: Arc<RequestContext>,
     /// This worker's `authenticator` pool.
     pub pool: ApiPool,
-    /// This worker's read-only transactions, batched on that pool when it is busy.
-    pub reads: Rc<ReadBatches>,
+    /// This worker's implicit transactions, batched on that pool when it is busy.
+    pub batches: Rc<TransactionBatches>,
 }
 
 async fn handle(
@@ -124,8 +124,8 @@ async fn pipeline(
         .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
         .get_ref()
         .clone();
-    let reads = http
-        .app_data::<Rc<ReadBatches>>()
+    let batches = http
+        .app_data::<Rc<TransactionBatches>>()
         .ok_or_else(|| ApiError::Internal("no API pool on this worker".into()))?
         .clone();
     let request = Request {
@@ -134,7 +134,7 @@ async fn pipeline(
         cache,
         context,
         pool,
-        reads,
+        batches,
     };
 
     match (&request.api.resource, request.api.method.clone()) {

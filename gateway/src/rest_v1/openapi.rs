@@ -48,7 +48,7 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         }
         query.push(part);
     }
-    let rows = execute::query(&request.reads, request.context.clone(), query).await?;
+    let rows = execute::query(&request.batches, request.context.clone(), query).await?;
     let mut relations = Vec::new();
     let mut functions = Vec::new();
     for row in rows {

@@ -89,6 +89,7 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
     }
     let outcome = execute::run(
         &request.pool,
+        &request.batches,
         request.context.clone(),
         TransactionMode {
             read_only: false,

@@ -1,30 +1,38 @@
-//! Read-only request transactions of one worker, sent several to a connection when all of
-//! its connections are busy.
+//! Request transactions of one worker, sent several to a connection when all of its
+//! connections are busy.
 //!
-//! Why: for a short read, most of what PostgreSQL spends goes to being woken, reading the
-//! request's messages and answering, once per transaction. A backend handed several
+//! Why: for a short transaction, much of what PostgreSQL spends goes to being woken, reading
+//! the request's messages and answering, once per transaction. A backend handed several
 //! transactions in one message runs them in one pass. On the benchmark's single-row read
 //! (the settings statement and the select, one `Sync`), PostgreSQL spent ~125–145 µs of CPU
 //! per transaction sent one at a time on 32 connections, and ~90–100 µs sent two to four at
 //! a time on 8–16 connections.
 //!
 //! What does not change: each transaction ends with its own `Sync`, so it is an implicit
-//! transaction of its own: its settings (role, claims, `search_path`, …) end with it, and
-//! an error in it skips only the rest of it ([`wire::Connection::pipelines`]). Only
-//! read-only transactions are batched: they take no row locks another one in the same
-//! batch could wait for (`FOR UPDATE` is refused in them) and no commit of theirs waits for
-//! the disk.
+//! transaction of its own, committed (or rolled back) before the next one starts: its
+//! settings (role, claims, `search_path`, …) and locks end with it, and an error in it
+//! skips only the rest of it ([`wire::Connection::pipelines`]). Only transactions that end
+//! with their statements are queued here; a write whose outcome must be checked before it
+//! commits keeps a connection for itself.
+//!
+//! Reads and writes differ in how many share a write. Reads go up to [`MAX_BATCH`]. A batch
+//! with a write in it holds at most [`MAX_BATCH_WITH_WRITES`]: a write's commit waits for
+//! its WAL flush, and the transactions after it in the same batch wait with it, while the
+//! worker's other connections could be committing them alongside. (On the benchmark's
+//! single-row insert at 32 connections, batches of two gave ~12 % more inserts/s than one
+//! per write and a lower p99; batches of eight gave fewer inserts/s and a higher p99.)
 //!
 //! How: a transaction is queued, and at most `runners` tasks each take a connection from
-//! the worker's pool and send what is queued (up to [`MAX_BATCH`]) in one write. While a
-//! runner is free, a transaction goes alone as soon as it arrives; transactions wait in the
-//! queue only while every runner is busy, and then leave together on the first connection
-//! that comes back. A runner returns its connection to the pool after every batch, so
-//! writes waiting for a connection get their turn. Runners are tasks of their own: a
-//! request cancelled while its batch is out (the client went away) does not cut the batch
-//! short, its answer is dropped; one cancelled while still queued is not sent. A
-//! transaction no runner has taken within the pool's wait (`DB_POOL_TIMEOUT`) gets the
-//! pool's time-out, as a request waiting for a connection does.
+//! the worker's pool and send what is queued in one write. While a runner is free, a
+//! transaction goes alone as soon as it arrives; transactions wait in the queue only while
+//! every runner is busy, and then leave together on the first connection that comes back.
+//! A runner returns its connection to the pool after every batch, so writes that keep a
+//! connection for themselves get their turn. Runners are tasks of their own: a request
+//! cancelled while its batch is out (the client went away) does not cut the batch short,
+//! its transaction runs (and a write commits) and its answer is dropped; one cancelled
+//! while still queued is not sent. A transaction no runner has taken within the pool's
+//! wait (`DB_POOL_TIMEOUT`) gets the pool's time-out, as a request waiting for a
+//! connection does.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -43,6 +51,16 @@ const UNANSWERED: Reply = Ok(Err(wire::Error::Closed));
 
 /// Most transactions sent in one write: a long read in a batch delays the ones after it.
 pub const MAX_BATCH: usize = 8;
+/// Most transactions sent in one write when one of them writes (see the module docs).
+pub const MAX_BATCH_WITH_WRITES: usize = 2;
+
+/// Whether a queued transaction may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Made read-only by its own settings (`transaction_read_only`).
+    ReadOnly,
+    ReadWrite,
+}
 
 /// One statement of a queued transaction, owned (the request's task waits elsewhere).
 #[derive(Debug, Clone)]
@@ -58,12 +76,13 @@ pub type Reply = Result<Result<Vec<Vec<Row>>, wire::Error>, Rc<ApiPoolError>>;
 struct Job {
     id: u64,
     queued_at: Instant,
+    access: Access,
     statements: Vec<OwnedQuery>,
     reply: oneshot::Sender<Reply>,
 }
 
-/// One worker's queue of read-only transactions and the runners that send them.
-pub struct ReadBatches {
+/// One worker's queue of request transactions and the runners that send them.
+pub struct TransactionBatches {
     pool: ApiPool,
     queue: RefCell<VecDeque<Job>>,
     runners: Cell<usize>,
@@ -77,9 +96,9 @@ pub struct ReadBatches {
     transactions_sent: Cell<u64>,
 }
 
-impl std::fmt::Debug for ReadBatches {
+impl std::fmt::Debug for TransactionBatches {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReadBatches")
+        f.debug_struct("TransactionBatches")
             .field("queued", &self.queue.borrow().len())
             .field("runners", &self.runners.get())
             .field("max_runners", &self.max_runners)
@@ -87,7 +106,7 @@ impl std::fmt::Debug for ReadBatches {
     }
 }
 
-impl ReadBatches {
+impl TransactionBatches {
     /// Batches for `pool`, sent by at most `max_runners` connections at a time.
     pub fn new(pool: ApiPool, max_runners: usize) -> Rc<Self> {
         Rc::new(Self {
@@ -107,17 +126,19 @@ impl ReadBatches {
         (self.batches_sent.get(), self.transactions_sent.get())
     }
 
-    /// Runs `statements` as one read-only implicit transaction (the caller makes it read-only
-    /// with its settings) and returns its outcome. Must be called on the worker's
-    /// `LocalSet`, where the runners are spawned. A transaction no runner has taken within
-    /// the pool's wait gets the pool's time-out, as a request waiting for a connection does.
-    pub async fn run(self: &Rc<Self>, statements: Vec<OwnedQuery>) -> Reply {
+    /// Runs `statements` as one implicit transaction and returns its outcome; `access` says
+    /// whether it may write (a read-only one is made so by its own settings). Must be
+    /// called on the worker's `LocalSet`, where the runners are spawned. A transaction no
+    /// runner has taken within the pool's wait gets the pool's time-out, as a request
+    /// waiting for a connection does.
+    pub async fn run(self: &Rc<Self>, access: Access, statements: Vec<OwnedQuery>) -> Reply {
         let (reply, mut answer) = oneshot::channel();
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         self.queue.borrow_mut().push_back(Job {
             id,
             queued_at: Instant::now(),
+            access,
             statements,
             reply,
         });
@@ -232,15 +253,23 @@ impl ReadBatches {
     }
 
     /// The next batch for `connection`: the oldest transaction whose request still waits,
-    /// and after it those that can follow it there, in order, up to [`MAX_BATCH`].
+    /// and after it those that can follow it there, in order, up to [`MAX_BATCH`], or
+    /// [`MAX_BATCH_WITH_WRITES`] once a write is among them.
     fn take_batch(&self, connection: &wire::Connection) -> Vec<Job> {
         let mut queue = self.queue.borrow_mut();
         let mut batch: Vec<Job> = Vec::new();
-        while batch.len() < MAX_BATCH {
+        let mut limit = MAX_BATCH;
+        while batch.len() < limit {
             let Some(job) = queue.front() else { break };
             if job.reply.is_closed() {
                 queue.pop_front();
                 continue;
+            }
+            if job.access == Access::ReadWrite {
+                limit = MAX_BATCH_WITH_WRITES;
+                if batch.len() >= limit {
+                    break;
+                }
             }
             if let Some(first) = batch.first()
                 && !connection.can_follow(sqls(&first.statements), sqls(&job.statements))
