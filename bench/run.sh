@@ -22,8 +22,8 @@
 #   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
 #                        front that only sends the captured statements and returns the body,
 #                        the limit for any gateway sending this SQL over HTTP one request per
-#                        write (the gateway sends reads several per write while its
-#                        connections are all busy; the relays never do)
+#                        write (the gateway sends reads up to eight, and writes up to two,
+#                        per write while its connections are all busy; the relays never do)
 #   actix_single     the same request to bench_relay --front actix: the same replies behind
 #                        bare actix-web (the gateway's HTTP server, no middleware), the same
 #                        limit for a gateway built on actix-web

@@ -1,11 +1,13 @@
-//! Reads sent several to a connection (`db::read_batches`): each transaction of a batch
-//! keeps its own settings, role and errors, and reaches the right request.
+//! Transactions sent several to a connection (`db::batches`): each transaction of a batch
+//! keeps its own settings, role, errors and commit, and reaches the right request.
 
 use std::rc::Rc;
 use std::time::Duration;
 
 use gateway::db::api_pool::worker_pool;
-use gateway::db::read_batches::{OwnedQuery, ReadBatches, Reply};
+use gateway::db::batches::{
+    Access, MAX_BATCH, MAX_BATCH_WITH_WRITES, OwnedQuery, Reply, TransactionBatches,
+};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -36,27 +38,55 @@ fn transaction(
     ]
 }
 
+/// Queues `job` on `batches` from a task of its own (on the current `LocalSet`).
+fn queue(
+    batches: &Rc<TransactionBatches>,
+    access: Access,
+    job: Vec<OwnedQuery>,
+) -> tokio::task::JoinHandle<Reply> {
+    let batches = Rc::clone(batches);
+    tokio::task::spawn_local(async move { batches.run(access, job).await })
+}
+
 /// Runs `test` with batches over one connection to a fresh database, on a `LocalSet`,
 /// after a transaction of `statement` as `role` prepared its statements there.
 async fn with_warm_batches<F, Fut>(statement: &'static str, role: &'static str, test: F)
 where
-    F: FnOnce(Rc<ReadBatches>) -> Fut,
+    F: FnOnce(Rc<TransactionBatches>) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let app = spawn_app().await;
+    with_warm_batches_after("", statement, role, |batches, _| test(batches)).await;
+}
+
+/// [`with_warm_batches`], once `ddl` has run on the fresh database; `test` also gets the
+/// gateway (for its admin connection).
+async fn with_warm_batches_after<F, Fut>(
+    ddl: &str,
+    statement: &'static str,
+    role: &'static str,
+    test: F,
+) where
+    F: FnOnce(Rc<TransactionBatches>, Rc<TestApp>) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let app = Rc::new(spawn_app().await);
+    app.admin().await.batch_execute(ddl).await.unwrap();
     let config: tokio_postgres::Config = app.database_url.parse().unwrap();
-    let batches = ReadBatches::new(worker_pool(config, 1, Duration::from_secs(5)).unwrap(), 1);
+    let batches =
+        TransactionBatches::new(worker_pool(config, 1, Duration::from_secs(5)).unwrap(), 1);
     let local = tokio::task::LocalSet::new();
     local
         .run_until(async move {
             let warm = batches
-                .run(transaction("request.probe", "warm", role, "1", statement))
+                .run(
+                    Access::ReadOnly,
+                    transaction("request.probe", "warm", role, "1", statement),
+                )
                 .await;
             assert_eq!(seen(warm), Ok((Some("warm".into()), role.into(), 10)));
-            test(batches).await;
+            test(batches, app).await;
         })
         .await;
-    drop(app);
 }
 
 /// A gateway with `overrides`, once `ddl` has reached rest/v1 (`ready` answers 200).
@@ -88,7 +118,6 @@ async fn batched_transactions_keep_their_own_settings_roles_and_errors() {
         let unprepared = format!("{PROBE} -- not prepared yet");
         let mut answers = Vec::new();
         for i in 0..20 {
-            let batches = Rc::clone(&batches);
             let even = i % 2 == 0;
             let job = transaction(
                 if even {
@@ -101,9 +130,7 @@ async fn batched_transactions_keep_their_own_settings_roles_and_errors() {
                 if i == 7 { "0" } else { "1" },
                 if i == 13 { &unprepared } else { PROBE },
             );
-            answers.push(tokio::task::spawn_local(
-                async move { batches.run(job).await },
-            ));
+            answers.push(queue(&batches, Access::ReadOnly, job));
         }
         for (i, answer) in answers.into_iter().enumerate() {
             let seen = seen(answer.await.unwrap());
@@ -130,8 +157,9 @@ async fn batched_transactions_keep_their_own_settings_roles_and_errors() {
         }
         let (sent, transactions) = batches.sent();
         assert_eq!(transactions, 21);
-        // One connection, so at most MAX_BATCH (8) a write; the unprepared statement
+        // One connection, so at most MAX_BATCH reads a batch; the unprepared statement
         // starts a batch of its own and ends one.
+        assert_eq!(MAX_BATCH, 8);
         assert!((4..=8).contains(&sent), "{sent} batches");
     })
     .await;
@@ -148,12 +176,9 @@ async fn a_connection_lost_under_a_batch_fails_that_transaction_and_the_ones_aft
     with_warm_batches(MAY_END, "postgres", |batches| async move {
         let mut answers = Vec::new();
         for i in 0..4 {
-            let batches = Rc::clone(&batches);
             let divisor = if i == 1 { "0" } else { "1" };
             let job = transaction("request.probe", "x", "postgres", divisor, MAY_END);
-            answers.push(tokio::task::spawn_local(
-                async move { batches.run(job).await },
-            ));
+            answers.push(queue(&batches, Access::ReadOnly, job));
         }
         let mut outcomes = Vec::new();
         for answer in answers {
@@ -167,19 +192,132 @@ async fn a_connection_lost_under_a_batch_fails_that_transaction_and_the_ones_aft
         }
 
         let after = batches
-            .run(transaction(
-                "request.probe",
-                "after",
-                "postgres",
-                "1",
-                MAY_END,
-            ))
+            .run(
+                Access::ReadOnly,
+                transaction("request.probe", "after", "postgres", "1", MAY_END),
+            )
             .await;
         assert_eq!(
             seen(after),
             Ok((Some("after".into()), "postgres".into(), 10))
         );
     })
+    .await;
+}
+
+/// The batched-writes table, and a write into it of the row `$1`, whose `note` is the
+/// transaction's own probe setting; the three columns of [`PROBE`] come back. (The warm-up
+/// writes row 1.)
+const WRITES_TABLE: &str = "CREATE TABLE public.batched_writes (id int PRIMARY KEY, note text)";
+const WRITE: &str = "INSERT INTO public.batched_writes (id, note) \
+    VALUES ($1::int, current_setting('request.probe', true)) \
+    RETURNING note, current_user::text, 10";
+
+/// The rows of `sql` (an id and a text), as the admin sees them.
+async fn id_text_rows(app: &TestApp, sql: &str) -> Vec<(i32, String)> {
+    app.admin()
+        .await
+        .query(sql, &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect()
+}
+
+/// Twelve writes queued at once on one connection: each commits on its own, with its own
+/// settings; the one that breaks the primary key fails alone, and the writes queued before
+/// and after it (in its batch too) keep their rows. No batch holds more than
+/// [`MAX_BATCH_WITH_WRITES`] of them, so one slow commit does not hold up many.
+#[tokio::test]
+async fn batched_writes_commit_each_on_their_own_and_fail_alone() {
+    with_warm_batches_after(WRITES_TABLE, WRITE, "postgres", |batches, app| async move {
+        let before = batches.sent();
+        let mut answers = Vec::new();
+        for i in 0..12 {
+            // The sixth writes the fifth's id again.
+            let id = if i == 5 {
+                "104".into()
+            } else {
+                (100 + i).to_string()
+            };
+            let job = transaction(
+                "request.probe",
+                &format!("write {i}"),
+                "postgres",
+                &id,
+                WRITE,
+            );
+            answers.push(queue(&batches, Access::ReadWrite, job));
+        }
+        for (i, answer) in answers.into_iter().enumerate() {
+            let seen = seen(answer.await.unwrap());
+            if i == 5 {
+                assert_eq!(seen, Err("23505".to_owned()), "write {i}");
+            } else {
+                assert_eq!(
+                    seen,
+                    Ok((Some(format!("write {i}")), "postgres".into(), 10)),
+                    "write {i}"
+                );
+            }
+        }
+        let (sent, transactions) = batches.sent();
+        assert_eq!(transactions - before.1, 12);
+        assert_eq!(MAX_BATCH_WITH_WRITES, 2);
+        assert!(sent - before.0 >= 6, "{} batches", sent - before.0);
+
+        let mut expected = vec![(1, "warm".to_owned())];
+        expected.extend(
+            (0..12)
+                .filter(|&i| i != 5)
+                .map(|i| (100 + i, format!("write {i}"))),
+        );
+        let rows = id_text_rows(
+            &app,
+            "SELECT id, note FROM public.batched_writes ORDER BY id",
+        );
+        assert_eq!(rows.await, expected);
+    })
+    .await;
+}
+
+/// A read queued right after a write leaves in the same batch and sees the write's row: the
+/// write has committed before the read starts.
+#[tokio::test]
+async fn a_read_batched_after_a_write_sees_its_committed_row() {
+    const COUNT: &str = "SELECT current_setting('request.probe', true), current_user::text, \
+        10 * (SELECT count(*)::int FROM public.batched_writes WHERE id = $1::int)";
+    with_warm_batches_after(
+        WRITES_TABLE,
+        WRITE,
+        "postgres",
+        |batches, _app| async move {
+            let count = |id: &str| transaction("request.probe", "count", "postgres", id, COUNT);
+            // Prepares the count on the connection, so it can follow the write in a batch.
+            let none = batches.run(Access::ReadOnly, count("7")).await;
+            assert_eq!(seen(none), Ok((Some("count".into()), "postgres".into(), 0)));
+
+            let before = batches.sent();
+            let written = transaction("request.probe", "written", "postgres", "7", WRITE);
+            let write = queue(&batches, Access::ReadWrite, written);
+            let read = queue(&batches, Access::ReadOnly, count("7"));
+            assert_eq!(
+                seen(write.await.unwrap()),
+                Ok((Some("written".into()), "postgres".into(), 10))
+            );
+            assert_eq!(
+                seen(read.await.unwrap()),
+                Ok((Some("count".into()), "postgres".into(), 10))
+            );
+            let after = batches.sent();
+            assert_eq!(
+                (after.0 - before.0, after.1 - before.1),
+                (1, 2),
+                "one batch"
+            );
+        },
+    )
     .await;
 }
 
@@ -240,6 +378,69 @@ async fn concurrent_reads_through_the_gateway_each_see_their_own_request() {
             ),
         }
     }
+}
+
+/// Through the gateway, with one connection per worker: sixty concurrent inserts as
+/// different users, into a table whose owner column defaults to the caller and whose policy
+/// admits only the caller's own rows, so batched writes keep their own claims. Every tenth
+/// repeats an id (409 23505) and every seventh claims another user's row (403 42501); each
+/// fails alone and the others' rows are all there, each owned by its own caller.
+#[tokio::test]
+async fn concurrent_inserts_through_the_gateway_each_commit_as_their_own_user() {
+    let app = app_with_views(
+        &[("DB_POOL_SIZE", "2")],
+        "CREATE TABLE public.owned_notes ( \
+           id int PRIMARY KEY, \
+           owner uuid NOT NULL DEFAULT (current_setting('request.jwt.claims', true)::json->>'sub')::uuid); \
+         ALTER TABLE public.owned_notes ENABLE ROW LEVEL SECURITY; \
+         CREATE POLICY own ON public.owned_notes FOR ALL TO authenticated \
+           USING (owner = (current_setting('request.jwt.claims', true)::json->>'sub')::uuid) \
+           WITH CHECK (owner = (current_setting('request.jwt.claims', true)::json->>'sub')::uuid); \
+         GRANT SELECT, INSERT ON public.owned_notes TO authenticated; \
+         INSERT INTO public.owned_notes VALUES (0, '00000000-0000-4000-8000-999999999999');",
+        "/owned_notes",
+    )
+    .await;
+    let user = |i: usize| format!("00000000-0000-4000-8000-{i:012}");
+
+    let mut requests = tokio::task::JoinSet::new();
+    for i in 1..=60 {
+        let body = match (i % 10, i % 7) {
+            (0, _) => json!({"id": 0}),
+            (_, 0) => json!({"id": i, "owner": user(i + 1)}),
+            _ => json!({"id": i}),
+        };
+        let request = app
+            .rest(Method::POST, "/owned_notes")
+            .bearer_auth(app.user_token(&user(i)))
+            .json(&body);
+        requests.spawn(async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (i, status, response.text().await.unwrap())
+        });
+    }
+    let mut expected = Vec::new();
+    while let Some(answer) = requests.join_next().await {
+        let (i, status, body) = answer.unwrap();
+        match (i % 10, i % 7) {
+            (0, _) => assert_eq!(status, 409, "insert {i}: {body}"),
+            (_, 0) => {
+                assert_eq!(status, 403, "insert {i}: {body}");
+                assert!(body.contains("42501"), "insert {i}: {body}");
+            }
+            _ => {
+                assert_eq!(status, 201, "insert {i}: {body}");
+                expected.push((i as i32, user(i)));
+            }
+        }
+    }
+    expected.sort();
+    let rows = id_text_rows(
+        &app,
+        "SELECT id, owner::text FROM public.owned_notes WHERE id > 0 ORDER BY id",
+    );
+    assert_eq!(rows.await, expected);
 }
 
 /// Attack case "pool exhaustion", for reads: while every connection is busy with slow reads,
