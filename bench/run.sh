@@ -863,8 +863,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "spent sending the same captured statements (bare actix-web: one handler, no "
                   "middleware; minimal: no framework), no gateway that sends PostgREST's statements "
                   "through that front one request per write, as the fronts do, can meet the target on "
-                  "this machine, however little its own work costs (the gateway's reads go several per "
-                  "write while its connections are all busy, which lowers PostgreSQL's share).")
+                  "this machine, however little its own work costs (the gateway sends its transactions "
+                  "several per write while its connections are all busy, which lowers PostgreSQL's share).")
     md.append("\n## Ratios (req/s ÷ req/s, same round)\n")
     md.append("| Ratio | " + " | ".join(f"c={c}" for c in conns_all) + " |")
     md.append("|---|" + "---|" * len(conns_all))
