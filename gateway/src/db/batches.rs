@@ -69,6 +69,27 @@ pub struct OwnedQuery {
     pub params: Vec<String>,
 }
 
+/// A queued transaction's statements, in order: each one's SQL and text parameters,
+/// borrowed from what the transaction owns (a request's context, say) when its batch is
+/// sent, so that nothing is copied to queue it.
+pub trait Statements {
+    fn statements(&self) -> Vec<(&str, Vec<&str>)>;
+}
+
+impl OwnedQuery {
+    /// Its SQL and parameters, borrowed.
+    pub fn borrowed(&self) -> (&str, Vec<&str>) {
+        let params = self.params.iter().map(String::as_str).collect();
+        (self.sql.as_ref(), params)
+    }
+}
+
+impl Statements for Vec<OwnedQuery> {
+    fn statements(&self) -> Vec<(&str, Vec<&str>)> {
+        self.iter().map(OwnedQuery::borrowed).collect()
+    }
+}
+
 /// What a queued transaction gets back: each statement's rows or the database's error, or
 /// the pool's error when no connection could be had.
 pub type Reply = Result<Result<Vec<Vec<Row>>, wire::Error>, Rc<ApiPoolError>>;
@@ -77,7 +98,7 @@ struct Job {
     id: u64,
     queued_at: Instant,
     access: Access,
-    statements: Vec<OwnedQuery>,
+    statements: Box<dyn Statements>,
     reply: oneshot::Sender<Reply>,
 }
 
@@ -131,7 +152,11 @@ impl TransactionBatches {
     /// called on the worker's `LocalSet`, where the runners are spawned. A transaction no
     /// runner has taken within the pool's wait gets the pool's time-out, as a request
     /// waiting for a connection does.
-    pub async fn run(self: &Rc<Self>, access: Access, statements: Vec<OwnedQuery>) -> Reply {
+    pub async fn run(
+        self: &Rc<Self>,
+        access: Access,
+        statements: impl Statements + 'static,
+    ) -> Reply {
         let (reply, mut answer) = oneshot::channel();
         let id = self.next_id.get();
         self.next_id.set(id + 1);
@@ -139,7 +164,7 @@ impl TransactionBatches {
             id,
             queued_at: Instant::now(),
             access,
-            statements,
+            statements: Box::new(statements),
             reply,
         });
         if self.runners.get() < self.max_runners {
@@ -197,23 +222,16 @@ impl TransactionBatches {
             if batch.is_empty() {
                 return;
             }
-            let params: Vec<Vec<Vec<&str>>> = batch
+            let statements: Vec<Vec<(&str, Vec<&str>)>> = batch
                 .iter()
-                .map(|job| {
-                    job.statements
-                        .iter()
-                        .map(|query| query.params.iter().map(String::as_str).collect())
-                        .collect()
-                })
+                .map(|job| job.statements.statements())
                 .collect();
-            let transactions: Vec<Vec<Query<'_>>> = batch
+            let transactions: Vec<Vec<Query<'_>>> = statements
                 .iter()
-                .zip(&params)
-                .map(|(job, params)| {
-                    job.statements
+                .map(|statements| {
+                    statements
                         .iter()
-                        .zip(params)
-                        .map(|(query, params)| Query::new(&query.sql, params))
+                        .map(|(sql, params)| Query::new(sql, params))
                         .collect()
                 })
                 .collect();
@@ -257,33 +275,52 @@ impl TransactionBatches {
     /// [`MAX_BATCH_WITH_WRITES`] once a write is among them.
     fn take_batch(&self, connection: &wire::Connection) -> Vec<Job> {
         let mut queue = self.queue.borrow_mut();
-        let mut batch: Vec<Job> = Vec::new();
-        let mut limit = MAX_BATCH;
-        while batch.len() < limit {
-            let Some(job) = queue.front() else { break };
-            if job.reply.is_closed() {
-                queue.pop_front();
-                continue;
-            }
+        front_waiting(&mut queue);
+        let Some(first) = queue.pop_front() else {
+            return Vec::new();
+        };
+        let mut limit = match first.access {
+            Access::ReadOnly => MAX_BATCH,
+            Access::ReadWrite => MAX_BATCH_WITH_WRITES,
+        };
+        // Built when a second transaction is there to check against it.
+        let mut first_statements = None;
+        let mut rest: Vec<Job> = Vec::new();
+        while 1 + rest.len() < limit {
+            let Some(job) = front_waiting(&mut queue) else {
+                break;
+            };
             if job.access == Access::ReadWrite {
                 limit = MAX_BATCH_WITH_WRITES;
-                if batch.len() >= limit {
+                if 1 + rest.len() >= limit {
                     break;
                 }
             }
-            if let Some(first) = batch.first()
-                && !connection.can_follow(sqls(&first.statements), sqls(&job.statements))
-            {
+            let next = job.statements.statements();
+            let first_sqls = first_statements
+                .get_or_insert_with(|| first.statements.statements())
+                .iter()
+                .map(|(sql, _)| &**sql);
+            if !connection.can_follow(first_sqls, next.iter().map(|(sql, _)| *sql)) {
                 break;
             }
-            batch.extend(queue.pop_front());
+            rest.extend(queue.pop_front());
         }
+        drop(first_statements);
+        let mut batch = Vec::with_capacity(1 + rest.len());
+        batch.push(first);
+        batch.extend(rest);
         batch
     }
 }
 
-fn sqls(statements: &[OwnedQuery]) -> impl Iterator<Item = &str> {
-    statements.iter().map(|query| query.sql.as_ref())
+/// The queue's front, once the transactions whose requests no longer wait are dropped
+/// from it unsent.
+fn front_waiting(queue: &mut VecDeque<Job>) -> Option<&Job> {
+    while queue.front().is_some_and(|job| job.reply.is_closed()) {
+        queue.pop_front();
+    }
+    queue.front()
 }
 
 /// Gives a runner's place back when it ends, however it ends.

@@ -35,7 +35,7 @@ use serde_json::Value;
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
-use crate::db::batches::{Access, OwnedQuery, TransactionBatches};
+use crate::db::batches::{Access, OwnedQuery, Statements, TransactionBatches};
 use crate::db::wire::{self, Query, Row};
 
 /// The settings PostgREST applies to every request's transaction.
@@ -155,7 +155,7 @@ pub async fn read(
             params: count_params.into_iter().map(|param| param.0).collect(),
         });
     }
-    batched(batches, &context, Access::ReadOnly, statements)
+    batched(batches, &context, Access::ReadOnly, &statements.into())
         .await
         .and_then(|results| read_outcome(&results))
         .map_err(|failure| database_error(failure, context.anonymous))
@@ -317,10 +317,10 @@ pub async fn run(
         } else {
             Access::ReadWrite
         };
-        let statement = owned(statement);
+        let statements = Rc::from([owned(statement)]);
         let mut attempt = 1;
         loop {
-            let result = batched(batches, &context, access, vec![statement.clone()])
+            let result = batched(batches, &context, access, &statements)
                 .await
                 .and_then(|results| shape.outcome(&results));
             if attempt < ATTEMPTS && transient(&result) {
@@ -400,7 +400,8 @@ pub async fn query(
     context: Arc<RequestContext>,
     statement: SqlBuilder,
 ) -> Result<Vec<Row>, ApiError> {
-    let results = batched(batches, &context, Access::ReadOnly, vec![owned(statement)])
+    let statements = Rc::from([owned(statement)]);
+    let results = batched(batches, &context, Access::ReadOnly, &statements)
         .await
         .map_err(|failure| database_error(failure, context.anonymous))?;
     Ok(results.into_iter().next().unwrap_or_default())
@@ -412,25 +413,13 @@ pub async fn query(
 /// `statements`.
 async fn batched(
     batches: &Rc<TransactionBatches>,
-    context: &RequestContext,
+    context: &Arc<RequestContext>,
     access: Access,
-    statements: Vec<OwnedQuery>,
+    statements: &Rc<[OwnedQuery]>,
 ) -> Result<Vec<Vec<Row>>, Failure> {
-    let prelude = Prelude::of(context, access == Access::ReadOnly);
-    let first = prelude.len();
+    let transaction = RequestTransaction::new(context, access, statements);
+    let first = transaction.prelude_len;
     let count = statements.len();
-    let mut transaction = Vec::with_capacity(first + count);
-    transaction.push(OwnedQuery {
-        sql: prelude.set_config,
-        params: prelude.settings.iter().map(|s| (*s).to_owned()).collect(),
-    });
-    if let Some(pre_request) = prelude.pre_request {
-        transaction.push(OwnedQuery {
-            sql: Cow::Owned(pre_request.to_owned()),
-            params: Vec::new(),
-        });
-    }
-    transaction.extend(statements);
     match batches.run(access, transaction).await {
         Ok(Ok(mut results)) => {
             results.truncate(first + count);
@@ -438,6 +427,44 @@ async fn batched(
         }
         Ok(Err(error)) => Err(Failure::Database(error)),
         Err(error) => Err(Failure::Pool(error)),
+    }
+}
+
+/// A request's implicit transaction as queued for the worker's batches. Its settings and
+/// pre-request call are read from the request's context when its batch is sent, and its
+/// statements are shared with a retry: nothing is copied to queue it.
+struct RequestTransaction {
+    context: Arc<RequestContext>,
+    read_only: bool,
+    /// The settings statement (its text depends on how many settings there are).
+    set_config: Cow<'static, str>,
+    /// How many statements come before the request's own.
+    prelude_len: usize,
+    statements: Rc<[OwnedQuery]>,
+}
+
+impl RequestTransaction {
+    fn new(context: &Arc<RequestContext>, access: Access, statements: &Rc<[OwnedQuery]>) -> Self {
+        let read_only = access == Access::ReadOnly;
+        let prelude = Prelude::of(context, read_only);
+        Self {
+            prelude_len: prelude.len(),
+            set_config: prelude.set_config,
+            context: Arc::clone(context),
+            read_only,
+            statements: Rc::clone(statements),
+        }
+    }
+}
+
+impl Statements for RequestTransaction {
+    fn statements(&self) -> Vec<(&str, Vec<&str>)> {
+        let prelude = Prelude::of(&self.context, self.read_only);
+        let mut all = Vec::with_capacity(prelude.len() + self.statements.len());
+        all.push((self.set_config.as_ref(), prelude.settings));
+        all.extend(prelude.pre_request.map(|sql| (sql, Vec::new())));
+        all.extend(self.statements.iter().map(OwnedQuery::borrowed));
+        all
     }
 }
 
