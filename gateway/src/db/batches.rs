@@ -62,18 +62,12 @@ pub enum Access {
     ReadWrite,
 }
 
-/// One statement of a queued transaction, owned (the request's task waits elsewhere).
+/// One statement, owned, so that a queued transaction borrows nothing from its request's
+/// task (which may be cancelled while the transaction is out).
 #[derive(Debug, Clone)]
 pub struct OwnedQuery {
     pub sql: Cow<'static, str>,
     pub params: Vec<String>,
-}
-
-/// A queued transaction's statements, in order: each one's SQL and text parameters,
-/// borrowed from what the transaction owns (a request's context, say) when its batch is
-/// sent, so that nothing is copied to queue it.
-pub trait Statements {
-    fn statements(&self) -> Vec<(&str, Vec<&str>)>;
 }
 
 impl OwnedQuery {
@@ -82,6 +76,13 @@ impl OwnedQuery {
         let params = self.params.iter().map(String::as_str).collect();
         (self.sql.as_ref(), params)
     }
+}
+
+/// A queued transaction's statements, in order: each one's SQL and text parameters,
+/// borrowed from what the transaction owns (a request's context, say) when its batch is
+/// sent, so that nothing is copied to queue it.
+pub trait Statements {
+    fn statements(&self) -> Vec<(&str, Vec<&str>)>;
 }
 
 impl Statements for Vec<OwnedQuery> {
