@@ -395,6 +395,7 @@ fn result_relation(cache: &SchemaCache, routine: &Routine, scalar: bool) -> Rela
                 default: None,
                 enum_values: Vec::new(),
                 generated: false,
+                text_input_type: None,
             }]
         } else {
             Vec::new()

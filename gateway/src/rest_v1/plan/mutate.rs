@@ -38,6 +38,8 @@ pub struct PayloadColumn {
     pub sql_type: String,
     /// Default expression, for `Prefer: missing=default`.
     pub default: Option<String>,
+    /// The column's [`Column::text_input_type`](super::super::schema_cache::Column).
+    pub text_input_type: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +71,9 @@ pub struct MutatePlan {
     pub location_keys: Option<Vec<String>>,
     /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
     pub count_inserts: bool,
+    /// The one object's fields in `columns` order (`None`: `NULL`), when the insert is sent
+    /// as `INSERT … VALUES` rather than through `json_to_record` (see `sql::mutate`).
+    pub values: Option<Vec<Option<String>>>,
 }
 
 impl MutatePlan {
@@ -120,6 +125,7 @@ pub fn plan_mutation(
                         name: column.name.clone(),
                         sql_type: column.nominal_type.clone(),
                         default: column.default.clone(),
+                        text_input_type: column.text_input_type.clone(),
                     })
                     .ok_or_else(|| ApiError::UnknownColumn {
                         column: key.clone(),
@@ -145,6 +151,15 @@ pub fn plan_mutation(
         Returnings::ResponseSettings
     } else {
         Returnings::One
+    };
+
+    let missing_default = preferences.missing == Some(Missing::Default)
+        && matches!(request.method, Method::POST | Method::PATCH);
+    let values = match &payload {
+        Some(payload) if returnings == Returnings::ResponseSettings && !missing_default => {
+            text_values(&columns, payload)
+        }
+        _ => None,
     };
 
     let mutation = match request.method {
@@ -186,14 +201,31 @@ pub fn plan_mutation(
         mutation,
         columns,
         payload,
-        missing_default: preferences.missing == Some(Missing::Default)
-            && matches!(request.method, Method::POST | Method::PATCH),
+        missing_default,
         returnings,
         representation: (preferences.representation == Some(Return::Representation))
             .then_some(representation),
         location_keys,
         count_inserts,
+        values,
     })
+}
+
+/// The object's fields for `INSERT … VALUES`, in `columns` order, when each would reach its
+/// column as `json_to_record` hands it over: every column's type reads JSON values through
+/// its text input, and every field has a text form ([`Payload::text_field`]).
+fn text_values(columns: &[PayloadColumn], payload: &Payload) -> Option<Vec<Option<String>>> {
+    if columns.is_empty()
+        || columns
+            .iter()
+            .any(|column| column.text_input_type.is_none())
+    {
+        return None;
+    }
+    columns
+        .iter()
+        .map(|column| payload.text_field(&column.name))
+        .collect()
 }
 
 /// `*` when the root selects everything or embeds a computed relationship; otherwise the

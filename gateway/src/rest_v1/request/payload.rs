@@ -1,13 +1,17 @@
 //! Request bodies of writes and function calls, as PostgREST reads them.
 //!
 //! The JSON text goes to PostgreSQL unchanged as one parameter; here it is only checked
-//! and its keys collected (sorted: they become the columns of the statement). CSV and
-//! form bodies are turned into the equivalent JSON first.
+//! and its keys collected (sorted: they become the columns of the statement), and for a
+//! single object where each value is, so its fields can be sent as parameters of their
+//! own ([`Payload::text_field`]). CSV and form bodies are turned into the equivalent JSON
+//! first.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::ops::Range;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::super::error::ApiError;
@@ -22,6 +26,9 @@ pub struct Payload {
     pub object: bool,
     /// Payload keys, sorted and unique.
     pub keys: Vec<String>,
+    /// Where each key's value is in `json`, in `keys` order: only for a single JSON object
+    /// read whole (not with `columns=`) in which no key is given twice.
+    pub value_spans: Option<Vec<Range<usize>>>,
 }
 
 impl Payload {
@@ -30,6 +37,7 @@ impl Payload {
             json: "[]".into(),
             object: false,
             keys: Vec::new(),
+            value_spans: None,
         }
     }
 
@@ -41,6 +49,33 @@ impl Payload {
             json: raw,
             object,
             keys,
+            value_spans: None,
+        }
+    }
+
+    /// A single object's field as `json_to_record` hands it to a column's text input: a
+    /// string unescaped, a number or boolean as written, `null` as `None`.
+    ///
+    /// `None` (outer) when the field does not reach a column that way, or is not known:
+    /// an object or array (`json_to_record` converts those by the column's type), a string
+    /// holding `\u0000` or a lone surrogate (PostgreSQL refuses to unescape those, in its
+    /// own words), or a payload without [`Payload::value_spans`].
+    pub fn text_field(&self, key: &str) -> Option<Option<String>> {
+        let spans = self.value_spans.as_ref()?;
+        let index = self
+            .keys
+            .binary_search_by(|probe| probe.as_str().cmp(key))
+            .ok()?;
+        let text = &self.json[spans[index].clone()];
+        match text.as_bytes().first()? {
+            b'n' => Some(None),
+            b't' | b'f' | b'-' | b'0'..=b'9' => Some(Some(text.to_owned())),
+            b'"' if !text.contains('\\') => Some(Some(text[1..text.len() - 1].to_owned())),
+            b'"' => serde_json::from_str::<String>(text)
+                .ok()
+                .filter(|string| !string.contains('\0'))
+                .map(Some),
+            _ => None,
         }
     }
 }
@@ -95,6 +130,7 @@ pub fn call_body(
             json: "{}".into(),
             object: true,
             keys: Vec::new(),
+            value_spans: None,
         })),
         MediaType::Json | MediaType::Csv => {
             table_body(content_type, body, columns).map(CallBody::Json)
@@ -131,11 +167,23 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
             "JSON nested deeper than {MAX_JSON_NESTING} levels"
         )));
     }
+    // Valid JSON is valid UTF-8, so the text is the body's bytes unchanged.
     let raw = || String::from_utf8_lossy(body).into_owned();
     match shape {
-        JsonShape::Object(keys) | JsonShape::Objects(Some(keys)) => {
-            Ok(Payload::from_raw(raw(), keys.into_iter().collect()))
+        JsonShape::Object(keys, values) => {
+            let mut payload = Payload::from_raw(raw(), keys.into_iter().collect());
+            payload.value_spans = values.map(|values| {
+                values
+                    .iter()
+                    .map(|value| {
+                        let start = value.get().as_ptr() as usize - body.as_ptr() as usize;
+                        start..start + value.get().len()
+                    })
+                    .collect()
+            });
+            Ok(payload)
         }
+        JsonShape::Objects(Some(keys)) => Ok(Payload::from_raw(raw(), keys.into_iter().collect())),
         // Scalars insert nothing, like an empty array.
         JsonShape::Objects(None) | JsonShape::Other => Ok(Payload::empty_array()),
         JsonShape::MixedArray => Err(invalid("All object keys must match")),
@@ -178,11 +226,13 @@ fn nesting_depth(body: &[u8]) -> usize {
 }
 
 /// A JSON value's shape, read without building the document: values are checked and
-/// skipped, only keys are kept. A bulk body costs its key sets rather than a tree several
-/// times its size.
-#[derive(Debug, PartialEq, Eq)]
-enum JsonShape {
-    Object(BTreeSet<String>),
+/// skipped, only keys are kept (and where a single object's values are). A bulk body costs
+/// its key sets rather than a tree several times its size.
+#[derive(Debug)]
+enum JsonShape<'de> {
+    /// An object's keys; at the top level also its values' text, in key order (`None`
+    /// below the top or when a key is given twice).
+    Object(BTreeSet<String>, Option<Vec<&'de RawValue>>),
     /// A top-level array whose elements are all objects with the same keys (`None`: empty).
     Objects(Option<BTreeSet<String>>),
     /// A top-level array with a non-object element or differing key sets.
@@ -198,36 +248,49 @@ struct ShapeOf {
 }
 
 impl<'de> DeserializeSeed<'de> for ShapeOf {
-    type Value = JsonShape;
+    type Value = JsonShape<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<JsonShape, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<JsonShape<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for ShapeOf {
-    type Value = JsonShape;
+    type Value = JsonShape<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonShape, A::Error> {
-        let mut keys = BTreeSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            map.next_value::<IgnoredAny>()?;
-            keys.insert(key);
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonShape<'de>, A::Error> {
+        if !self.top {
+            let mut keys = BTreeSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                keys.insert(key);
+            }
+            return Ok(JsonShape::Object(keys, None));
         }
-        Ok(JsonShape::Object(keys))
+        // A single object: its values are kept (as text) for `Payload::text_field`.
+        let mut fields = BTreeMap::new();
+        let mut repeated = false;
+        while let Some(key) = map.next_key::<String>()? {
+            repeated |= fields.insert(key, map.next_value::<&RawValue>()?).is_some();
+        }
+        let (keys, values): (BTreeSet<String>, Vec<&RawValue>) = fields.into_iter().unzip();
+        Ok(JsonShape::Object(keys, (!repeated).then_some(values)))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonShape, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonShape<'de>, A::Error> {
         if !self.top {
             return IgnoredAny.visit_seq(seq).map(|_| JsonShape::Other);
         }
         let element = ShapeOf { top: false };
         let keys_of = |shape| match shape {
-            JsonShape::Object(keys) => Some(keys),
+            JsonShape::Object(keys, _) => Some(keys),
             _ => None,
         };
         let Some(first) = seq.next_element_seed(element)?.map(keys_of) else {
@@ -245,27 +308,27 @@ impl<'de> Visitor<'de> for ShapeOf {
         Ok(JsonShape::MixedArray)
     }
 
-    fn visit_unit<E>(self) -> Result<JsonShape, E> {
+    fn visit_unit<E>(self) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<JsonShape, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<JsonShape, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<JsonShape, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<JsonShape, E> {
+    fn visit_f64<E>(self, _: f64) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<JsonShape, E> {
+    fn visit_str<E>(self, _: &str) -> Result<JsonShape<'de>, E> {
         Ok(JsonShape::Other)
     }
 }
@@ -311,6 +374,7 @@ fn csv_body(body: &[u8]) -> Result<Payload, ApiError> {
         json: Value::Array(rows).to_string(),
         object: false,
         keys: keys.into_iter().collect(),
+        value_spans: None,
     })
 }
 
@@ -331,6 +395,7 @@ fn form_object(body: &[u8]) -> Payload {
         json: Value::Object(object).to_string(),
         object: true,
         keys,
+        value_spans: None,
     }
 }
 
@@ -498,6 +563,39 @@ mod tests {
     }
 
     #[test]
+    fn text_fields_are_what_json_to_record_gives_a_columns_text_input() {
+        let payload =
+            json(r#" { "s": "a\"b\u00e9\n", "p": "plain", "n": -1.50E+3, "t": true, "f": false, "z": null } "#)
+                .unwrap();
+        let text = |key: &str| payload.text_field(key).unwrap();
+        assert_eq!(text("s").as_deref(), Some("a\"b\u{e9}\n"));
+        assert_eq!(text("p").as_deref(), Some("plain"));
+        assert_eq!(text("n").as_deref(), Some("-1.50E+3"));
+        assert_eq!(text("t").as_deref(), Some("true"));
+        assert_eq!(text("f").as_deref(), Some("false"));
+        assert_eq!(text("z"), None);
+        assert_eq!(payload.text_field("missing"), None);
+    }
+
+    #[test]
+    fn fields_json_to_record_reads_otherwise_have_no_text_form() {
+        let payload =
+            json(r#"{"o":{"b":1},"a":[1],"nul":"x\u0000y","lone":"\ud800","ok":1}"#).unwrap();
+        for key in ["o", "a", "nul", "lone"] {
+            assert_eq!(payload.text_field(key), None, "{key}");
+        }
+        assert_eq!(payload.text_field("ok"), Some(Some("1".into())));
+        // Not known: a key given twice, arrays, `columns=` (not read first), forms and CSV.
+        let twice = json(r#"{"a":1,"a":2}"#).unwrap();
+        assert_eq!((twice.keys.len(), twice.text_field("a")), (1, None));
+        assert_eq!(json(r#"[{"a":1}]"#).unwrap().text_field("a"), None);
+        let listed = table_body(&MediaType::Json, br#"{"a":1}"#, Some(&["a".into()])).unwrap();
+        assert_eq!(listed.text_field("a"), None);
+        let form = table_body(&MediaType::UrlEncoded, b"a=1", None).unwrap();
+        assert_eq!(form.text_field("a"), None);
+    }
+
+    #[test]
     fn columns_skip_inspection() {
         let payload = table_body(
             &MediaType::Json,
@@ -542,7 +640,8 @@ mod tests {
             CallBody::Json(Payload {
                 json: "{}".into(),
                 object: true,
-                keys: vec![]
+                keys: vec![],
+                value_spans: None,
             })
         );
         assert!(matches!(

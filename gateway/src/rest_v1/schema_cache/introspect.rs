@@ -78,11 +78,19 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
        coalesce(ARRAY(SELECT e.enumlabel::text FROM pg_catalog.pg_enum e
                        WHERE e.enumtypid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
                        ORDER BY e.enumsortorder), '{}'),
-       a.attgenerated = 's'
+       a.attgenerated = 's',
+       -- json_to_record gives a value of any other type to the type's text input; these it
+       -- converts by their structure. A domain's typmod would apply as an explicit cast does.
+       CASE WHEN t.typcategory NOT IN ('A', 'C')
+             AND t.oid NOT IN ('pg_catalog.json'::pg_catalog.regtype, 'pg_catalog.jsonb'::pg_catalog.regtype)
+             AND NOT (t.typtype = 'd' AND (t.typcategory = 'U' OR t.typtypmod >= 0))
+            THEN pg_catalog.quote_ident(tn.nspname) || '.' || pg_catalog.quote_ident(t.typname)
+       END
   FROM pg_catalog.pg_attribute a
   JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
   JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+  JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
   LEFT JOIN pg_catalog.pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
   LEFT JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
   LEFT JOIN pg_catalog.pg_description col
@@ -246,6 +254,7 @@ pub async fn load(
                 default: row.get(7),
                 enum_values: row.get(8),
                 generated: row.get(9),
+                text_input_type: row.get(10),
             });
     }
 

@@ -78,6 +78,10 @@ pub struct Column {
     pub enum_values: Vec<String>,
     /// Stored generated column (cannot be written).
     pub generated: bool,
+    /// The type by name, without a typmod (`pg_catalog.bpchar`), when `json_to_record` reads
+    /// this column's JSON values through the type's text input: every type but arrays,
+    /// composites, `json` and `jsonb` (and domains over them or with a typmod).
+    pub text_input_type: Option<String>,
 }
 
 impl Column {

@@ -1471,6 +1471,7 @@ describe('OpenAPI', () => {
       '/',
       '/arrival_log',
       '/arrivals',
+      '/closed_arrivals',
       '/course_overview',
       '/courses',
       '/enrollments',
@@ -1485,6 +1486,7 @@ describe('OpenAPI', () => {
       '/students',
       '/substitutions',
       '/teachers',
+      '/typed_arrivals',
     ])
     assert.ok(!('grades_private' in document.definitions))
   })
