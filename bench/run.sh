@@ -426,9 +426,13 @@ def pgbench_shapes(statements, prefix, variable=lambda s, k, v: None):
     return shapes, defines
 
 
-def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
+def capture_sql(log_path, marker, id_value, amount, out_dir, n_rows):
     """Turns the gateway's logged SQL for one single-row read and one single-row insert
     into pgbench scripts."""
+    # The insert's own value is in its JSON body parameter, or (sent as INSERT … VALUES)
+    # a parameter of its own.
+    def carries_amount(value):
+        return value is not None and (value == amount or f'"amount":{amount}' in value)
     entries = logged_statements(log_path, marker)
     statements, main_index = request_pipeline(
         entries, lambda e: e[1].startswith("WITH pgrst_source") and id_value in e[2].values(), "read")
@@ -448,7 +452,7 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
     open(os.path.join(out_dir, "read_nosettings.sql"), "w").write("\n".join(alone) + "\n")
     # pg_insert_pipelined: the gateway's own pipeline for gw_insert (settings, the insert).
     inserts, _ = request_pipeline(
-        entries, lambda e: "INSERT INTO " in e[1][:80] and any(body_marker in (v or "") for v in e[2].values()),
+        entries, lambda e: "INSERT INTO " in e[1][:80] and any(carries_amount(v) for v in e[2].values()),
         "insert")
     insert_shapes, insert_defines = pgbench_shapes(inserts, "i")
     insert_piped = ["\\startpipeline"] + insert_shapes + ["\\endpipeline"]
@@ -461,9 +465,10 @@ def capture_sql(log_path, marker, id_value, body_marker, out_dir, n_rows):
                 for _, sql, params in pipeline]
     # The parameters that carry each request's own value, for the relay (bench_relay).
     id_param = next(f"${k}" for k, v in sorted(statements[main_index][2].items()) if v == id_value)
-    body_param = next(f"${k}" for k, v in sorted(inserts[-1][2].items()) if body_marker in (v or ""))
+    body_param, body_value = next((f"${k}", v) for k, v in sorted(inserts[-1][2].items()) if carries_amount(v))
     json.dump({"statements": as_json(statements), "main_index": main_index, "id_param": id_param,
-               "insert_statements": as_json(inserts), "insert_body_param": body_param},
+               "insert_statements": as_json(inserts), "insert_body_param": body_param,
+               "insert_param_holds": "amount" if body_value == amount else "body"},
               open(os.path.join(out_dir, "captured_sql.json"), "w"), indent=1)
 
 
@@ -1153,7 +1158,7 @@ curl -s -o /dev/null -H 'User-Agent:' -H 'Accept:' -H "apikey: $ANON_KEY" -H 'Co
   -H 'Prefer: return=minimal' -d "${WRITE_ROW/\{amount\}/$CAPTURE_AMOUNT}" "$GW/rest/v1/bench_writes"
 sleep 0.5
 psql_admin -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
-python3 "$HELPER" capture-sql "$GW_DATA/postgres.log" "$marker" 4321 "\"amount\":$CAPTURE_AMOUNT" \
+python3 "$HELPER" capture-sql "$GW_DATA/postgres.log" "$marker" 4321 "$CAPTURE_AMOUNT" \
   "$WORK" "$BENCH_ROWS"
 define_args() { # file of NAME=value lines → -D arguments in the named array
   local -n args=$2

@@ -91,7 +91,8 @@ struct Statement {
 }
 
 /// What `capture-sql` wrote: the read's and the insert's pipelines, and which parameter of
-/// each carries the request's own value (the row id, the JSON body).
+/// each carries the request's own value (the row id; the JSON body, or its `amount` alone
+/// when the gateway inserts the object's fields as parameters of their own).
 #[derive(Debug, Clone, Deserialize)]
 struct Captured {
     statements: Vec<Statement>,
@@ -99,6 +100,14 @@ struct Captured {
     id_param: String,
     insert_statements: Vec<Statement>,
     insert_body_param: String,
+    insert_param_holds: InsertParam,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum InsertParam {
+    Body,
+    Amount,
 }
 
 /// A pipeline with one request-dependent parameter.
@@ -175,6 +184,7 @@ impl Template {
 struct Relay {
     read: Template,
     insert: Template,
+    insert_param: InsertParam,
 }
 
 impl Relay {
@@ -190,11 +200,12 @@ impl Relay {
                 captured.insert_statements.len().saturating_sub(1),
                 &captured.insert_body_param,
             )?,
+            insert_param: captured.insert_param_holds,
         })
     }
 
     /// The answer to one request, whichever front received it: a read sends the row id
-    /// from `id=eq.<n>`, an insert its JSON body.
+    /// from `id=eq.<n>`, an insert its JSON body (or its amount).
     async fn reply(&self, pool: &ApiPool, get: bool, target: &str, body: &str) -> Reply {
         let (template, value) = if get {
             let id = target
@@ -202,6 +213,8 @@ impl Relay {
                 .nth(1)
                 .map(|rest| rest.split('&').next().unwrap_or_default());
             (&self.read, id.unwrap_or_default())
+        } else if self.insert_param == InsertParam::Amount {
+            (&self.insert, amount_of(body))
         } else {
             (&self.insert, body)
         };
@@ -221,6 +234,17 @@ impl Relay {
             }
         }
     }
+}
+
+/// The number after `"amount":` in the benchmark's insert body.
+fn amount_of(body: &str) -> &str {
+    let rest = body
+        .split_once("\"amount\":")
+        .map_or("", |(_, rest)| rest.trim_start());
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .unwrap_or(rest.len());
+    &rest[..end]
 }
 
 /// What a front sends back: `200` with the body and the gateway's headers, `201`, or `500`.
