@@ -38,8 +38,15 @@ pub struct PayloadColumn {
     pub sql_type: String,
     /// Default expression, for `Prefer: missing=default`.
     pub default: Option<String>,
+}
+
+/// One field of an object inserted with `VALUES`: the text its column's type reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextValue {
     /// The column's [`Column::text_input_type`](super::super::schema_cache::Column).
-    pub text_input_type: Option<String>,
+    pub type_name: String,
+    /// `None`: JSON `null`.
+    pub text: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,9 +78,9 @@ pub struct MutatePlan {
     pub location_keys: Option<Vec<String>>,
     /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
     pub count_inserts: bool,
-    /// The one object's fields in `columns` order (`None`: `NULL`), when the insert is sent
-    /// as `INSERT … VALUES` rather than through `json_to_record` (see `sql::mutate`).
-    pub values: Option<Vec<Option<String>>>,
+    /// The one object's fields in `columns` order, when the insert is sent as
+    /// `INSERT … VALUES` rather than through `json_to_record` (see `sql::mutate`).
+    pub values: Option<Vec<TextValue>>,
 }
 
 impl MutatePlan {
@@ -125,7 +132,6 @@ pub fn plan_mutation(
                         name: column.name.clone(),
                         sql_type: column.nominal_type.clone(),
                         default: column.default.clone(),
-                        text_input_type: column.text_input_type.clone(),
                     })
                     .ok_or_else(|| ApiError::UnknownColumn {
                         column: key.clone(),
@@ -157,7 +163,7 @@ pub fn plan_mutation(
         && matches!(request.method, Method::POST | Method::PATCH);
     let values = match &payload {
         Some(payload) if returnings == Returnings::ResponseSettings && !missing_default => {
-            text_values(&columns, payload)
+            text_values(relation, &columns, payload)
         }
         _ => None,
     };
@@ -214,17 +220,22 @@ pub fn plan_mutation(
 /// The object's fields for `INSERT … VALUES`, in `columns` order, when each would reach its
 /// column as `json_to_record` hands it over: every column's type reads JSON values through
 /// its text input, and every field has a text form ([`Payload::text_field`]).
-fn text_values(columns: &[PayloadColumn], payload: &Payload) -> Option<Vec<Option<String>>> {
-    if columns.is_empty()
-        || columns
-            .iter()
-            .any(|column| column.text_input_type.is_none())
-    {
+fn text_values(
+    relation: &Relation,
+    columns: &[PayloadColumn],
+    payload: &Payload,
+) -> Option<Vec<TextValue>> {
+    if columns.is_empty() {
         return None;
     }
     columns
         .iter()
-        .map(|column| payload.text_field(&column.name))
+        .map(|column| {
+            Some(TextValue {
+                type_name: relation.column(&column.name)?.text_input_type.clone()?,
+                text: payload.text_field(&column.name)?,
+            })
+        })
         .collect()
 }
 

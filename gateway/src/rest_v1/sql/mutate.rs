@@ -33,7 +33,7 @@
 //! object, column type or value keeps `json_to_record`.
 
 use super::super::execute::ResultShape;
-use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings};
+use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings, TextValue};
 use super::super::plan::read::Qualifier;
 use super::super::request::preferences::Resolution;
 use super::fragment::{SqlBuilder, ident, qualified};
@@ -285,7 +285,7 @@ fn insert(
 
 /// `INSERT INTO t("a", "b") VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL)`
 /// (see the module docs).
-fn insert_values(sql: &mut SqlBuilder, plan: &MutatePlan, values: &[Option<String>]) {
+fn insert_values(sql: &mut SqlBuilder, plan: &MutatePlan, values: &[TextValue]) {
     sql.push("INSERT INTO ")
         .push(&table(plan))
         .push("(")
@@ -293,24 +293,19 @@ fn insert_values(sql: &mut SqlBuilder, plan: &MutatePlan, values: &[Option<Strin
             sql.ident(&column.name);
         })
         .push(") VALUES (");
-    for (index, (column, value)) in plan.columns.iter().zip(values).enumerate() {
-        if index > 0 {
-            sql.push(", ");
+    sql.push_separated(values, ", ", |sql, value| match &value.text {
+        Some(text) => {
+            // The type's name comes from the catalog (`quote_ident`).
+            sql.push("pg_catalog.concat(")
+                .typed_param(text.clone(), "text")
+                .push(")::")
+                .push(&value.type_name);
         }
-        match (value, &column.text_input_type) {
-            (Some(text), Some(type_name)) => {
-                // The type's name comes from the catalog (`quote_ident`).
-                sql.push("pg_catalog.concat(")
-                    .typed_param(text.clone(), "text")
-                    .push(")::")
-                    .push(type_name);
-            }
-            _ => {
-                sql.push("NULL");
-            }
+        None => {
+            sql.push("NULL");
         }
-    }
-    sql.push(")");
+    })
+    .push(")");
     returning(sql, plan);
 }
 
@@ -396,7 +391,6 @@ mod tests {
                 name: "a".into(),
                 sql_type: "integer".into(),
                 default: None,
-                text_input_type: Some("pg_catalog.int4".into()),
             }],
             payload: Some(Payload {
                 json: r#"{"a":1}"#.into(),
@@ -436,9 +430,17 @@ mod tests {
             name: "b".into(),
             sql_type: "character varying(3)".into(),
             default: None,
-            text_input_type: Some(r#"pg_catalog."varchar""#.into()),
         });
-        plan.values = Some(vec![Some("1".into()), None]);
+        plan.values = Some(vec![
+            TextValue {
+                type_name: "pg_catalog.int4".into(),
+                text: Some("1".into()),
+            },
+            TextValue {
+                type_name: r#"pg_catalog."varchar""#.into(),
+                text: None,
+            },
+        ]);
         let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(
