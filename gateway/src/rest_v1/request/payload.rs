@@ -156,7 +156,9 @@ fn sorted(keys: impl IntoIterator<Item = String>) -> Vec<String> {
 }
 
 fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    // JSON is UTF-8 throughout; PostgREST's parser refuses anything else, skipped values too.
+    let text = std::str::from_utf8(body).map_err(|_| invalid("Empty or invalid json"))?;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
     let shape = ShapeOf { top: true }
         .deserialize(&mut deserializer)
         .and_then(|shape| deserializer.end().map(|()| shape))
@@ -167,8 +169,7 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
             "JSON nested deeper than {MAX_JSON_NESTING} levels"
         )));
     }
-    // Valid JSON is valid UTF-8, so the text is the body's bytes unchanged.
-    let raw = || String::from_utf8_lossy(body).into_owned();
+    let raw = || text.to_owned();
     match shape {
         JsonShape::Object(keys, values) => {
             let mut payload = Payload::from_raw(raw(), keys.into_iter().collect());
@@ -176,7 +177,7 @@ fn json_body(body: &[u8]) -> Result<Payload, ApiError> {
                 values
                     .iter()
                     .map(|value| {
-                        let start = value.get().as_ptr() as usize - body.as_ptr() as usize;
+                        let start = value.get().as_ptr() as usize - text.as_ptr() as usize;
                         start..start + value.get().len()
                     })
                     .collect()
@@ -430,6 +431,11 @@ mod tests {
             "All object keys must match"
         );
         assert_eq!(json("[1,2]").unwrap_err(), "All object keys must match");
+        // Not UTF-8, even in a value that is only skipped.
+        for body in [&b"{\"a\":\"\xff\"}"[..], b"[{\"a\":[\"\xc3\"]}]"] {
+            let error = table_body(&MediaType::Json, body, None).unwrap_err();
+            assert_eq!(error.body()["message"], "Empty or invalid json");
+        }
         let error = table_body(&MediaType::TextPlain, b"x", None).unwrap_err();
         assert_eq!(
             error.body()["message"],

@@ -194,6 +194,9 @@ describe('insert', () => {
       ['[{"id": 1}, {"name": "x"}]', 'All object keys must match'],
       // PostgreSQL itself would give up on this one with 54001, a 500 (hostile input).
       [`{"id": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'JSON nested deeper than 1000 levels'],
+      // Not UTF-8: PostgREST's JSON parser refuses the body, wherever the bytes are.
+      [Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xff]), Buffer.from('"}')]), 'Empty or invalid json'],
+      [Buffer.concat([Buffer.from('[{"tags": ["'), Buffer.from([0xc3]), Buffer.from('"]}]')]), 'Empty or invalid json'],
     ]) {
       const response = await rest(gateway, '/no_such_table', {
         method: 'POST',
