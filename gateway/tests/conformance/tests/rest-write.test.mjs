@@ -314,6 +314,9 @@ describe('one object of scalar fields: INSERT … VALUES, converted as json_to_r
     ['jsonb, arrays and a domain with a typmod', '"initials": "AB", "doc": {"a": [1]}, "tags": ["a", "b"]', null, 'json_to_record'],
     ['a string into jsonb', '"doc": "texto"', null, 'json_to_record'],
     ['a key given twice', '"amount": 1, "amount": 2', null, 'json_to_record'],
+    ['an array\'s text into text[]', '"tags": "{a,b}"', null, 'json_to_record'],
+    ['a record\'s text into a composite', '"span": "(1,2)"', null, 'json_to_record'],
+    ['a number into a composite', '"span": 5', '22023'],
   ]
 
   async function insertTyped(id, fields, prefer) {
@@ -355,6 +358,7 @@ describe('one object of scalar fields: INSERT … VALUES, converted as json_to_r
       initials: null,
       doc: null,
       tags: null,
+      span: null,
     })
     assert.equal((await stored(102)).row.note, '1.50E+1')
   })
