@@ -78,8 +78,8 @@ pub struct MutatePlan {
     pub location_keys: Option<Vec<String>>,
     /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
     pub count_inserts: bool,
-    /// The one object's fields in `columns` order, when the insert is sent as
-    /// `INSERT … VALUES` rather than through `json_to_record` (see `sql::mutate`).
+    /// The one object's fields in `columns` order, when the insert reads them from
+    /// `VALUES` rather than through `json_to_record` (see `sql::mutate`).
     pub values: Option<Vec<TextValue>>,
 }
 
@@ -161,8 +161,11 @@ pub fn plan_mutation(
 
     let missing_default = preferences.missing == Some(Missing::Default)
         && matches!(request.method, Method::POST | Method::PATCH);
+    // POST only: PUT compares the body's key with the URL's before the other fields are
+    // converted, and `json_to_record` converts every field first (a bad value is its
+    // error, not PGRST115).
     let values = match &payload {
-        Some(payload) if returnings == Returnings::ResponseSettings && !missing_default => {
+        Some(payload) if request.method == Method::POST && !missing_default => {
             text_values(relation, &columns, payload)
         }
         _ => None,

@@ -20,17 +20,21 @@
 //! rules (the CTE refuses `DO ALSO` rules) and tables with `BEFORE INSERT` row triggers
 //! (one could skip the row, leaving no row to read the GUCs from).
 //!
-//! That insert goes as `INSERT … VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, …)`
-//! when `json_to_record` would hand every field to its column's text input anyway (a string
-//! unescaped, a number or boolean as written; `MutatePlan::values`): PostgreSQL then skips
-//! parsing the JSON twice and the function scan, about a tenth of its time per insert. Each
-//! value is converted exactly as there: by the type's input function, with no typmod (the
+//! One object `POST`ed (with any `Prefer`, upserts included) reads its fields from
+//! `VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, …) pgrst_body("a", …)` instead
+//! of `json_to_record`, when `json_to_record` would hand every field to its column's text
+//! input anyway (a string unescaped, a number or boolean as written; `MutatePlan::values`):
+//! PostgreSQL then skips parsing the JSON twice and the function scan, about a tenth of its
+//! time per insert; the planner flattens the one-row `VALUES` into the `INSERT`. Each value
+//! is converted exactly as there: by the type's input function, with no typmod (the
 //! column's typmod applies on assignment, as it would to `json_to_record`'s output: too long
 //! a `varchar(3)` is an error, not cut), and while the statement runs, after its privilege
 //! checks and `BEFORE` statement triggers. `concat` is what makes it wait: it is `STABLE`, so
 //! the planner cannot fold `$1::text::pg_catalog.int4` into a constant (and raise the value's
 //! error) while planning, which it does for a parameter's first custom plans. Any other
-//! object, column type or value keeps `json_to_record`.
+//! object, column type or value keeps `json_to_record`, and so does `PUT`: its key filter
+//! would run before the other fields are converted, where `json_to_record` converts them
+//! all first (a bad value is the error there, not a key mismatch).
 
 use super::super::execute::ResultShape;
 use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings, TextValue};
@@ -56,10 +60,7 @@ pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> (SqlBuilder, Res
             put_keys,
         } = &plan.mutation
     {
-        match &plan.values {
-            Some(values) => insert_values(&mut sql, plan, values),
-            None => insert(&mut sql, plan, None, put_keys),
-        }
+        insert(&mut sql, plan, None, put_keys);
         return (sql, ResultShape::GucsPerRow);
     }
     sql.push("WITH pgrst_source AS ( ");
@@ -237,7 +238,10 @@ fn insert(
                 sql.push("\"pgrst_body\".").ident(&column.name);
             });
     }
-    payload_source(sql, plan);
+    match &plan.values {
+        Some(values) => values_source(sql, &plan.columns, values),
+        None => payload_source(sql, plan),
+    }
 
     let mut conditions = Vec::new();
     // PUT: only payload rows whose key equals the URL's (checked before counting).
@@ -283,30 +287,30 @@ fn insert(
     returning(sql, plan);
 }
 
-/// `INSERT INTO t("a", "b") VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL)`
-/// (see the module docs).
-fn insert_values(sql: &mut SqlBuilder, plan: &MutatePlan, values: &[TextValue]) {
-    sql.push("INSERT INTO ")
-        .push(&table(plan))
-        .push("(")
-        .push_separated(&plan.columns, ", ", |sql, column| {
+/// `FROM (VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL::pg_catalog.text))
+/// pgrst_body("a", "b")` (see the module docs). Each value is cast to its column's type,
+/// or the `VALUES` column would be `text`, which no assignment turns into an `int`.
+fn values_source(sql: &mut SqlBuilder, columns: &[PayloadColumn], values: &[TextValue]) {
+    sql.push(" FROM (VALUES (")
+        .push_separated(values, ", ", |sql, value| {
+            match &value.text {
+                Some(text) => {
+                    sql.push("pg_catalog.concat(")
+                        .typed_param(text.clone(), "text")
+                        .push(")");
+                }
+                None => {
+                    sql.push("NULL");
+                }
+            }
+            // The type's name comes from the catalog (`quote_ident`).
+            sql.push("::").push(&value.type_name);
+        })
+        .push(")) pgrst_body(")
+        .push_separated(columns, ", ", |sql, column| {
             sql.ident(&column.name);
         })
-        .push(") VALUES (");
-    sql.push_separated(values, ", ", |sql, value| match &value.text {
-        Some(text) => {
-            // The type's name comes from the catalog (`quote_ident`).
-            sql.push("pg_catalog.concat(")
-                .typed_param(text.clone(), "text")
-                .push(")::")
-                .push(&value.type_name);
-        }
-        None => {
-            sql.push("NULL");
-        }
-    })
-    .push(")");
-    returning(sql, plan);
+        .push(")");
 }
 
 fn where_conditions(sql: &mut SqlBuilder, plan: &MutatePlan) {
@@ -441,23 +445,32 @@ mod tests {
                 text: None,
             },
         ]);
+        const VALUES_INSERT: &str = concat!(
+            r#"INSERT INTO "s"."t"("a", "b") SELECT "pgrst_body"."a", "pgrst_body"."b" "#,
+            r#"FROM (VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL::pg_catalog."varchar")) pgrst_body("a", "b")"#,
+        );
         let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(
             sql.sql(),
-            format!(
-                r#"INSERT INTO "s"."t"("a", "b") VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL) RETURNING {RESPONSE_GUCS}"#
-            )
+            format!("{VALUES_INSERT} RETURNING {RESPONSE_GUCS}")
         );
         let params: Vec<&str> = sql.params().iter().map(|p| p.0.as_str()).collect();
         assert_eq!(params, ["1"]);
-        // Only without a CTE: the values are for that one statement shape.
+        // Inside PostgREST's CTE, and with an upsert's conflict clause, the same source.
         plan.returnings = Returnings::One;
+        plan.mutation = Mutation::Insert {
+            on_conflict: Some((vec!["a".into()], Resolution::IgnoreDuplicates)),
+            put_keys: Vec::new(),
+        };
+        let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
+        assert_eq!(shape, ResultShape::Summary);
         assert!(
-            mutate_statement(&plan, BodyFormat::None)
-                .0
-                .sql()
-                .contains("json_to_record")
+            sql.sql().starts_with(&format!(
+                r#"WITH pgrst_source AS ( {VALUES_INSERT} ON CONFLICT("a") DO NOTHING RETURNING 1 ) SELECT "#
+            )),
+            "{}",
+            sql.sql()
         );
     }
 

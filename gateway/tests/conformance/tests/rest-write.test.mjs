@@ -280,11 +280,13 @@ describe('insert', () => {
   })
 })
 
-describe('one object of scalar fields: INSERT … VALUES, converted as json_to_record converts', () => {
-  // Each body is inserted twice: with return=minimal (sent as INSERT … VALUES when it
-  // qualifies) and with a representation (PostgREST's CTE over json_to_record). Status, error
-  // and stored row must be the same. Bodies are raw text, so numbers stay as written.
-  // [label, fields, expected error code (null: inserted), statement expected for return=minimal]
+describe('one object of scalar fields: read from VALUES, converted as json_to_record converts', () => {
+  // Each body is inserted four ways: as an object with return=minimal (no CTE), with a
+  // representation (PostgREST's CTE) and as a merging upsert, each reading the fields from
+  // VALUES when the object qualifies, and as an array of that one object (json_to_recordset,
+  // PostgREST's own form). Status, error and stored row must be the same. Bodies are raw
+  // text, so numbers stay as written.
+  // [label, fields, expected error code (null: inserted), statement expected for an object]
   const cases = [
     [
       'a field of every scalar type',
@@ -319,11 +321,12 @@ describe('one object of scalar fields: INSERT … VALUES, converted as json_to_r
     ['a number into a composite', '"span": 5', '22023'],
   ]
 
-  async function insertTyped(id, fields, prefer) {
+  async function insertTyped(id, fields, prefer, { array = false } = {}) {
+    const object = `{"id": ${id}, ${fields}}`
     const response = await rest(gateway, '/typed_arrivals', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Prefer: prefer },
-      body: `{"id": ${id}, ${fields}}`,
+      body: array ? `[${object}]` : object,
     })
     const text = await response.text()
     return { status: response.status, error: response.ok ? null : JSON.parse(text) }
@@ -332,17 +335,29 @@ describe('one object of scalar fields: INSERT … VALUES, converted as json_to_r
   const stored = async (id) =>
     (await rows(`SELECT to_jsonb(t) - 'id' - 'sent' AS row, sent FROM fixture.typed_arrivals t WHERE id = $1`, [id]))[0]
 
+  const FROM_VALUES = /^(WITH pgrst_source AS \( )?INSERT INTO "fixture"\."typed_arrivals"\([^)]*\) SELECT [^(]* FROM \(VALUES \(.*pg_catalog\.concat\(/
+
   test('the same answer and the same row as through json_to_record', async () => {
+    const ways = [
+      ['return=minimal', 100, {}],
+      ['return=representation', 200, {}],
+      ['resolution=merge-duplicates,return=minimal', 500, {}],
+      ['return=representation', 400, { array: true }],
+    ]
     for (const [index, [label, fields, code, statement]] of cases.entries()) {
-      const direct = await insertTyped(100 + index, fields, 'return=minimal')
-      const represented = await insertTyped(200 + index, fields, 'return=representation')
-      assert.deepEqual(direct, represented, label)
-      assert.equal(direct.error?.code ?? null, code, label)
+      const answers = []
+      for (const [prefer, base, options] of ways) answers.push(await insertTyped(base + index, fields, prefer, options))
+      const reference = answers.at(-1)
+      for (const answer of answers) assert.deepEqual(answer, reference, label)
+      assert.equal(reference.error?.code ?? null, code, label)
       if (code !== null) continue
-      const [viaValues, viaJson] = [await stored(100 + index), await stored(200 + index)]
-      assert.deepEqual(viaValues.row, viaJson.row, label)
-      assert.match(viaValues.sent, statement === 'values' ? /\) VALUES \(.*pg_catalog\.concat\(/ : /json_to_record/, label)
-      assert.match(viaJson.sent, /json_to_record/, label)
+      const viaJson = await stored(400 + index)
+      assert.match(viaJson.sent, /json_to_recordset\(/, label)
+      for (const [prefer, base, options] of ways.slice(0, -1)) {
+        const viaObject = await stored(base + index)
+        assert.deepEqual(viaObject.row, viaJson.row, `${label} (${prefer})`)
+        assert.match(viaObject.sent, statement === 'values' ? FROM_VALUES : /json_to_record\(/, `${label} (${prefer})`)
+      }
     }
     assert.deepEqual((await stored(100)).row, {
       amount: 7,
@@ -363,29 +378,53 @@ describe('one object of scalar fields: INSERT … VALUES, converted as json_to_r
     assert.equal((await stored(102)).row.note, '1.50E+1')
   })
 
-  test('supabase-js insert() of one object', async () => {
+  test('supabase-js insert(), insert().select() and upsert() of one object', async () => {
     assertOk(await anon().from('typed_arrivals').insert({ id: 300, amount: 5, note: 'hola' }), null, { status: 201 })
     const { row, sent } = await stored(300)
     assert.equal(row.amount, 5)
     assert.equal(row.note, 'hola')
-    assert.match(sent, /^INSERT INTO "fixture"\."typed_arrivals"\("amount", "id", "note"\) VALUES \(/)
+    assert.match(
+      sent,
+      /^INSERT INTO "fixture"\."typed_arrivals"\("amount", "id", "note"\) SELECT "pgrst_body"\."amount", "pgrst_body"\."id", "pgrst_body"\."note" FROM \(VALUES \(/,
+    )
+    assertOk(
+      await anon().from('typed_arrivals').insert({ id: 301, amount: 6, note: null }).select('amount, note').single(),
+      { amount: 6, note: null },
+      { status: 201 },
+    )
+    assert.match((await stored(301)).sent, /^WITH pgrst_source AS \( INSERT .* FROM \(VALUES \(pg_catalog\.concat\(\$1::text\)::pg_catalog\.int4, /)
+    assertOk(
+      await anon().from('typed_arrivals').upsert({ id: 301, amount: 7, note: 'otra' }).select('amount, note'),
+      [{ amount: 7, note: 'otra' }],
+      { status: 200 },
+    )
+    assertOk(
+      await anon().from('typed_arrivals').upsert({ id: 301, amount: 8 }, { ignoreDuplicates: true }).select('amount'),
+      [],
+      { status: 201 },
+    )
+    assert.deepEqual((await stored(301)).row.amount, 7)
   })
 
   test('a value\'s conversion error does not come before the privilege check or a BEFORE statement trigger', async () => {
     // A statement's first executions are planned with its parameters as constants; the value
     // must still be converted only once the statement runs, as json_to_record converts it.
     // Twelve tries meet both those plans and the generic one on the connections they use.
+    // The same inside PostgREST's CTE, with a representation and as an upsert.
+    const ways = [(query, row) => query.insert(row), (query, row) => query.insert(row).select(), (query, row) => query.upsert(row)]
     for (let attempt = 0; attempt < 12; attempt++) {
-      assertError(
-        await anon().from('grades_private').insert({ id: 'abc', note: 'x' }),
-        { code: '42501', details: null, hint: null, message: 'permission denied for table grades_private' },
-        401,
-      )
-      assertError(
-        await anon().from('closed_arrivals').insert({ id: 1, amount: 'abc' }),
-        { code: 'PT423', details: null, hint: null, message: 'Llegadas cerradas' },
-        423,
-      )
+      for (const write of ways) {
+        assertError(
+          await write(anon().from('grades_private'), { id: 'abc', note: 'x' }),
+          { code: '42501', details: null, hint: null, message: 'permission denied for table grades_private' },
+          401,
+        )
+        assertError(
+          await write(anon().from('closed_arrivals'), { id: 1, amount: 'abc' }),
+          { code: 'PT423', details: null, hint: null, message: 'Llegadas cerradas' },
+          423,
+        )
+      }
     }
   })
 })
