@@ -14,7 +14,7 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::super::error::ApiError;
+use super::super::error::{ApiError, PgError};
 use super::media::MediaType;
 
 /// A body for a table write (or a JSON/CSV function call).
@@ -99,7 +99,9 @@ fn not_acceptable(media: &MediaType) -> ApiError {
     ApiError::InvalidBody(format!("Content-Type not acceptable: {}", media.mime()))
 }
 
-/// The body of POST/PATCH/PUT on a table. `columns` (POST/PATCH only) skips inspection.
+/// The body of POST/PATCH/PUT on a table. `columns` (POST/PATCH only) skips inspection; such
+/// a body that is not UTF-8 is read lossily here and refused once the request is planned
+/// ([`columns_body_encoding_error`]), where PostgreSQL would refuse it.
 pub fn table_body(
     content_type: &MediaType,
     body: &[u8],
@@ -117,6 +119,43 @@ pub fn table_body(
         MediaType::UrlEncoded => Ok(form_object(body)),
         other => Err(not_acceptable(other)),
     }
+}
+
+/// PostgreSQL's answer to a JSON body sent with `columns=` that is not valid UTF-8 or holds
+/// a NUL byte. PostgREST hands such a body to the database unread, which refuses the
+/// parameter while binding it, after every check of the request: `22021` naming the
+/// bytes of the first bad character (the length its first byte announces, at most what is
+/// left, as PostgreSQL's `report_invalid_encoding` prints them). Callers ask once the
+/// request is planned.
+pub fn columns_body_encoding_error(body: &[u8]) -> Option<PgError> {
+    let invalid_utf8 = std::str::from_utf8(body)
+        .err()
+        .map(|error| error.valid_up_to());
+    let nul = body.iter().position(|&byte| byte == 0);
+    let at = match (invalid_utf8, nul) {
+        (Some(a), Some(b)) => a.min(b),
+        (a, b) => a.or(b)?,
+    };
+    let rest = &body[at..];
+    let announced = match rest[0] {
+        byte if byte & 0xe0 == 0xc0 => 2,
+        byte if byte & 0xf0 == 0xe0 => 3,
+        byte if byte & 0xf8 == 0xf0 => 4,
+        _ => 1,
+    };
+    let bytes: Vec<String> = rest[..announced.min(rest.len())]
+        .iter()
+        .map(|byte| format!("0x{byte:02x}"))
+        .collect();
+    Some(PgError {
+        code: "22021".to_owned(),
+        message: format!(
+            "invalid byte sequence for encoding \"UTF8\": {}",
+            bytes.join(" ")
+        ),
+        detail: None,
+        hint: None,
+    })
 }
 
 /// The body of `POST /rpc/fn`.
@@ -407,6 +446,29 @@ mod tests {
     fn json(body: &str) -> Result<Payload, String> {
         table_body(&MediaType::Json, body.as_bytes(), None)
             .map_err(|e| e.body()["message"].as_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn a_columns_body_gets_postgresqls_encoding_error() {
+        let message = |body: &[u8]| columns_body_encoding_error(body).map(|error| error.message);
+        assert_eq!(message("[{\"a\":\"é\"}]".as_bytes()), None);
+        let cases: [(&[u8], &str); 7] = [
+            (b"[{\"a\":\"\xff\"}]", "0xff"),
+            (b"[{\"a\":\"\xc3(\"}]", "0xc3 0x28"),
+            (b"[{\"a\":\"\xe2\x28\xa1\"}]", "0xe2 0x28 0xa1"),
+            (b"[{\"a\":\"\xed\xa0\x80\"}]", "0xed 0xa0 0x80"),
+            (b"[{\"a\":\"\xf0\x9f", "0xf0 0x9f"),
+            (b"[{\"a\":\"\x00\xff\"}]", "0x00"),
+            (b"[{\"a\":\"\xff\x00\"}]", "0xff"),
+        ];
+        for (body, bytes) in cases {
+            let error = columns_body_encoding_error(body).unwrap();
+            assert_eq!(error.code, "22021");
+            assert_eq!(
+                error.message,
+                format!("invalid byte sequence for encoding \"UTF8\": {bytes}")
+            );
+        }
     }
 
     #[test]

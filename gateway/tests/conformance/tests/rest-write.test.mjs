@@ -208,6 +208,36 @@ describe('insert', () => {
     }
   })
 
+  test('a body sent with columns= reaches PostgreSQL unread: bytes that are not UTF-8 get its 22021', async () => {
+    const bodies = [
+      Buffer.concat([Buffer.from('[{"id": 27, "name": "'), Buffer.from([0xff]), Buffer.from('"}]')]),
+      Buffer.concat([Buffer.from('[{"id": 27, "name": "'), Buffer.from([0xe2, 0x28, 0xa1]), Buffer.from('"}]')]),
+      Buffer.concat([Buffer.from('{"id": 27, "name": "'), Buffer.from([0x00, 0xc3]), Buffer.from('"}')]),
+      Buffer.concat([Buffer.from('{"id": 27, "name": "x'), Buffer.from([0xf0, 0x9f])]),
+    ]
+    for (const body of bodies) {
+      // What PostgreSQL itself says of these bytes as a json parameter.
+      const refused = await gateway.admin((client) => client.query('SELECT $1::json', [body])).then(
+        () => assert.fail('PostgreSQL took the bytes'),
+        (error) => ({ code: error.code, details: null, hint: null, message: error.message }),
+      )
+      assert.equal(refused.code, '22021')
+      for (const path of ['/students?columns=id,name', '/rpc/add_grades?columns=a,b']) {
+        const response = await rest(gateway, path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+        assert.equal(response.status, 400, path)
+        assert.deepEqual(await response.json(), refused, path)
+      }
+      // The request's own checks come first, as the database only sees the body at the end.
+      const unknown = await rest(gateway, '/students?columns=id,apodo', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      })
+      assert.equal((await unknown.json()).code, 'PGRST204')
+    }
+    assert.deepEqual(await rows('SELECT id FROM students WHERE id = 27'), [])
+  })
+
   test('unknown columns are PGRST204', async () => {
     const result = await anon().from('students').insert({ id: 23, name: 'Sara', apodo: 'Sari' })
     assertError(
