@@ -436,6 +436,16 @@ describe('one object of scalar fields: read from VALUES, converted as json_to_re
     assert.deepEqual((await stored(301)).row.amount, 7)
   })
 
+  test('PUT keeps json_to_record: every field is converted before the key is compared', async () => {
+    const put = (path, body) =>
+      rest(gateway, path, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const mismatched = await put('/typed_arrivals?id=eq.601', { id: 600, amount: 'abc' })
+    assert.equal(mismatched.status, 400)
+    assert.equal((await mismatched.json()).code, '22P02')
+    assert.equal((await put('/typed_arrivals?id=eq.600', { id: 600, amount: 4 })).status, 204)
+    assert.match((await stored(600)).sent, /json_to_record\(/)
+  })
+
   test('a value\'s conversion error does not come before the privilege check or a BEFORE statement trigger', async () => {
     // A statement's first executions are planned with its parameters as constants; the value
     // must still be converted only once the statement runs, as json_to_record converts it.
