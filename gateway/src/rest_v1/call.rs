@@ -12,7 +12,7 @@ use super::execute::{self, OutcomeChecks, RequestContext, ResultShape, Transacti
 use super::plan::call::{Invocation, plan_call, resolve};
 use super::read::negotiate;
 use super::request::media::MediaType;
-use super::request::payload::{call_body, columns_body_encoding_error};
+use super::request::payload::{call_body, check_columns_body};
 use super::request::preferences::{Action, Count};
 use super::response::{
     CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts, options as options_response,
@@ -62,17 +62,8 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     if max_affected.is_some() && !routine.returns.set_of {
         return Err(ApiError::MaxAffectedNeedsSet);
     }
-    if let Some(error) = api
-        .query
-        .columns
-        .as_ref()
-        .filter(|_| json_post)
-        .and_then(|_| columns_body_encoding_error(body))
-    {
-        return Err(ApiError::Database {
-            error,
-            anonymous: request.context.anonymous,
-        });
+    if api.query.columns.is_some() && json_post {
+        check_columns_body(body, request.context.anonymous)?;
     }
 
     // 3. SQL.

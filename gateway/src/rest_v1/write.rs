@@ -11,7 +11,7 @@ use super::plan::mutate::plan_mutation;
 use super::plan::read::find_relation;
 use super::read::negotiate;
 use super::request::media::MediaType;
-use super::request::payload::{columns_body_encoding_error, table_body};
+use super::request::payload::{check_columns_body, table_body};
 use super::request::preferences::{Action, Count, Preferences, Resolution, Return, Tx};
 use super::response::{CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts};
 use super::settings::RestConfig;
@@ -74,17 +74,8 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
         },
         rollback,
     };
-    if let Some(error) = api
-        .query
-        .columns
-        .as_ref()
-        .filter(|_| method != Method::PUT && api.content_type == MediaType::Json)
-        .and_then(|_| columns_body_encoding_error(body))
-    {
-        return Err(ApiError::Database {
-            error,
-            anonymous: request.context.anonymous,
-        });
+    if api.query.columns.is_some() && method != Method::PUT && api.content_type == MediaType::Json {
+        check_columns_body(body, request.context.anonymous)?;
     }
     // pg-safeupdate's answer, given here for the statements the gateway builds: nothing runs.
     // (PostgREST would run the pre-request function first; the request fails either way.)

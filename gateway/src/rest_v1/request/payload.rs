@@ -126,7 +126,7 @@ pub fn table_body(
 /// parameter while binding it, after every check of the request: `22021` naming the
 /// bytes of the first bad character (the length its first byte announces, at most what is
 /// left, as PostgreSQL's `report_invalid_encoding` prints them). Callers ask once the
-/// request is planned.
+/// request is planned ([`check_columns_body`]).
 pub fn columns_body_encoding_error(body: &[u8]) -> Option<PgError> {
     let invalid_utf8 = std::str::from_utf8(body)
         .err()
@@ -156,6 +156,14 @@ pub fn columns_body_encoding_error(body: &[u8]) -> Option<PgError> {
         detail: None,
         hint: None,
     })
+}
+
+/// [`columns_body_encoding_error`] as the request's answer (`anonymous`: it ran as anon).
+pub fn check_columns_body(body: &[u8], anonymous: bool) -> Result<(), ApiError> {
+    match columns_body_encoding_error(body) {
+        Some(error) => Err(ApiError::Database { error, anonymous }),
+        None => Ok(()),
+    }
 }
 
 /// The body of `POST /rpc/fn`.

@@ -80,10 +80,11 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
                        ORDER BY e.enumsortorder), '{}'),
        a.attgenerated = 's',
        -- json_to_record gives a value of any other type to the type's text input; these it
-       -- converts by their structure. A domain's typmod would apply as an explicit cast does.
+       -- converts by their structure. A domain's typmod would apply as an explicit cast does
+       -- (cutting too long a value), also one on a domain below it: those keep json_to_record.
        CASE WHEN t.typcategory NOT IN ('A', 'C')
              AND t.oid NOT IN ('pg_catalog.json'::pg_catalog.regtype, 'pg_catalog.jsonb'::pg_catalog.regtype)
-             AND NOT (t.typtype = 'd' AND (t.typcategory = 'U' OR t.typtypmod >= 0))
+             AND NOT (t.typtype = 'd' AND (t.typcategory = 'U' OR t.typtypmod >= 0 OR bt.typtype = 'd'))
             THEN pg_catalog.quote_ident(tn.nspname) || '.' || pg_catalog.quote_ident(t.typname)
        END
   FROM pg_catalog.pg_attribute a

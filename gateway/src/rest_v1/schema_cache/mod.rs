@@ -80,7 +80,8 @@ pub struct Column {
     pub generated: bool,
     /// The type by name, without a typmod (`pg_catalog.bpchar`), when `json_to_record` reads
     /// this column's JSON values through the type's text input: every type but arrays,
-    /// composites, `json` and `jsonb` (and domains over them or with a typmod).
+    /// composites, `json` and `jsonb` (and domains over them, with a typmod or over another
+    /// domain).
     pub text_input_type: Option<String>,
 }
 
