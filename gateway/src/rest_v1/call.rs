@@ -14,9 +14,7 @@ use super::read::negotiate;
 use super::request::media::MediaType;
 use super::request::payload::{call_body, check_columns_body};
 use super::request::preferences::{Action, Count};
-use super::response::{
-    CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts, options as options_response,
-};
+use super::response::{PREFERENCE_APPLIED, PageEnd, ResponseParts, options as options_response};
 use super::schema_cache::Volatility;
 use super::sql::call::call_statement;
 use super::sql::read::{BodyFormat, CountMode};
@@ -148,32 +146,16 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     }
     let mut parts = ResponseParts::new(status);
     parts.header(header::CONTENT_RANGE, content_range);
-    parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
-    if api.content_profile {
-        parts.header(CONTENT_PROFILE, api.schema.clone());
-    }
-    if let Some(applied) = applied {
-        parts.header(PREFERENCE_APPLIED, applied);
-    }
-    if status == 416 {
-        parts.body = Some(
-            ApiError::OffsetBeyondTotal {
-                offset: lower,
-                total: total.unwrap_or(0),
-            }
-            .body()
-            .to_string(),
-        );
-        return Ok(parts.into_response());
-    }
-    parts.apply_gucs(
-        outcome.response_headers.as_deref(),
-        outcome.response_status.as_deref(),
-    )?;
-    if !head {
-        parts.body = Some(outcome.body);
-    }
-    Ok(parts.into_response())
+    parts.end_page(PageEnd {
+        content_type: negotiated.media.content_type(),
+        profile: api.content_profile.then(|| api.schema.clone()),
+        applied,
+        offset: lower,
+        total,
+        response_headers: outcome.response_headers.as_deref(),
+        response_status: outcome.response_status.as_deref(),
+        body: (!head).then_some(outcome.body),
+    })
 }
 
 /// `OPTIONS /rpc/fn`: volatile functions can only be called with POST.

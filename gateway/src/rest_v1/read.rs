@@ -9,9 +9,7 @@ use super::execute;
 use super::plan::read::{ReadOptions, find_relation, plan_read_of};
 use super::request::media::MediaType;
 use super::request::preferences::{Action, Count};
-use super::response::{
-    CONTENT_PROFILE, PREFERENCE_APPLIED, ResponseParts, options as options_response,
-};
+use super::response::{PageEnd, ResponseParts, options as options_response};
 use super::sql::read::{BodyFormat, CountMode, count_statement, read_statement};
 
 /// What the client will get, decided by `Accept`.
@@ -124,10 +122,7 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
         Some(Count::Exact) => outcome.total,
         Some(Count::Planned) => outcome.planned_total,
         Some(Count::Estimated) => match (outcome.total, outcome.planned_total, max_rows) {
-            (Some(exact), planned, Some(max)) if exact <= max => {
-                let _ = planned;
-                Some(exact)
-            }
+            (Some(exact), _, Some(max)) if exact <= max => Some(exact),
             (Some(exact), planned, _) => Some(planned.map_or(exact, |p| p.max(exact))),
             (None, planned, _) => planned,
         },
@@ -152,36 +147,18 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
         header::CONTENT_LOCATION,
         content_location(table, &api.query.canonical),
     );
-    parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
-    if api.content_profile {
-        parts.header(CONTENT_PROFILE, api.schema.clone());
-    }
-    if let Some(applied) =
-        api.preferences
-            .applied(Action::Read, config.tx_end.allows_override(), false)
-    {
-        parts.header(PREFERENCE_APPLIED, applied);
-    }
-    if status == 416 {
-        // The error body, with the read's own headers.
-        parts.body = Some(
-            ApiError::OffsetBeyondTotal {
-                offset: lower,
-                total: total.unwrap_or(0),
-            }
-            .body()
-            .to_string(),
-        );
-        return Ok(parts.into_response());
-    }
-    parts.apply_gucs(
-        outcome.response_headers.as_deref(),
-        outcome.response_status.as_deref(),
-    )?;
-    if !head {
-        parts.body = Some(outcome.body);
-    }
-    Ok(parts.into_response())
+    parts.end_page(PageEnd {
+        content_type: negotiated.media.content_type(),
+        profile: api.content_profile.then(|| api.schema.clone()),
+        applied: api
+            .preferences
+            .applied(Action::Read, config.tx_end.allows_override(), false),
+        offset: lower,
+        total,
+        response_headers: outcome.response_headers.as_deref(),
+        response_status: outcome.response_status.as_deref(),
+        body: (!head).then_some(outcome.body),
+    })
 }
 
 fn content_location(table: &str, canonical: &str) -> String {

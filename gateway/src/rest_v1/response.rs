@@ -101,6 +101,49 @@ impl ResponseParts {
     }
 }
 
+/// How a page of rows ends, a read's or a call's: what follows its status, `Content-Range`
+/// and (a read's) `Content-Location`.
+#[derive(Debug)]
+pub struct PageEnd<'a> {
+    pub content_type: Cow<'static, str>,
+    /// `Content-Profile`: the schema, when the request named one.
+    pub profile: Option<String>,
+    pub applied: Option<String>,
+    /// The range's first row and the total, which a 416's body names.
+    pub offset: i64,
+    pub total: Option<i64>,
+    pub response_headers: Option<&'a str>,
+    pub response_status: Option<&'a str>,
+    /// The rows; `None` for `HEAD`.
+    pub body: Option<String>,
+}
+
+impl ResponseParts {
+    /// Ends a page of rows: media type, `Content-Profile`, `Preference-Applied`; then, for a
+    /// range that starts past the last row (416), PGRST103's body with those headers and no
+    /// GUCs, else the GUCs and the rows.
+    pub fn end_page(mut self, end: PageEnd<'_>) -> Result<HttpResponse, ApiError> {
+        self.header(header::CONTENT_TYPE, end.content_type);
+        if let Some(schema) = end.profile {
+            self.header(CONTENT_PROFILE, schema);
+        }
+        if let Some(applied) = end.applied {
+            self.header(PREFERENCE_APPLIED, applied);
+        }
+        if self.status == 416 {
+            let error = ApiError::OffsetBeyondTotal {
+                offset: end.offset,
+                total: end.total.unwrap_or(0),
+            };
+            self.body = Some(error.body().to_string());
+            return Ok(self.into_response());
+        }
+        self.apply_gucs(end.response_headers, end.response_status)?;
+        self.body = end.body;
+        Ok(self.into_response())
+    }
+}
+
 /// Header text without a copy: constants are shared, owned strings are taken over.
 fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
     match value {
@@ -144,6 +187,69 @@ mod tests {
                     HeaderValue::from_static("1")
                 )
             ]
+        );
+    }
+
+    fn page_end(status: u16, body: Option<&str>) -> (ResponseParts, PageEnd<'static>) {
+        let mut parts = ResponseParts::new(status);
+        parts.header(header::CONTENT_RANGE, "*/3".to_owned());
+        let end = PageEnd {
+            content_type: Cow::Borrowed("application/json; charset=utf-8"),
+            profile: Some("personal".to_owned()),
+            applied: Some("count=exact".to_owned()),
+            offset: 5,
+            total: Some(3),
+            response_headers: Some(r#"[{"X-Cielo":"1"}]"#),
+            response_status: Some("203"),
+            body: body.map(str::to_owned),
+        };
+        (parts, end)
+    }
+
+    async fn sent(response: HttpResponse) -> (u16, Vec<String>, String) {
+        let status = response.status().as_u16();
+        let mut names: Vec<String> = response.headers().keys().map(|n| n.to_string()).collect();
+        names.sort();
+        let body = actix_web::body::to_bytes(response.into_body())
+            .await
+            .unwrap();
+        (status, names, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[actix_web::test]
+    async fn a_page_ends_with_its_headers_gucs_and_rows() {
+        let (parts, end) = page_end(200, Some("[1]"));
+        let (status, names, body) = sent(parts.end_page(end).unwrap()).await;
+        assert_eq!(status, 203);
+        assert_eq!(
+            names,
+            [
+                "content-profile",
+                "content-range",
+                "content-type",
+                "preference-applied",
+                "vary",
+                "x-cielo"
+            ]
+        );
+        assert_eq!(body, "[1]");
+
+        let (parts, end) = page_end(200, None);
+        let (_, _, body) = sent(parts.end_page(end).unwrap()).await;
+        assert_eq!(body, "", "HEAD gets no rows");
+    }
+
+    #[actix_web::test]
+    async fn a_page_past_the_last_row_gets_pgrst103_and_no_gucs() {
+        let (parts, end) = page_end(416, Some("[]"));
+        let (status, names, body) = sent(parts.end_page(end).unwrap()).await;
+        assert_eq!(status, 416);
+        assert!(!names.contains(&"x-cielo".to_owned()), "{names:?}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["code"], "PGRST103");
+        assert_eq!(
+            body["details"],
+            "An offset of 5 was requested, but there are only 3 rows."
         );
     }
 

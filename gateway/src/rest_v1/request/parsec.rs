@@ -648,20 +648,7 @@ pub fn label<T>(parser: impl Parser<T>, name: &'static str) -> impl Parser<T> {
 
 /// `p <|> q`: `q` only runs when `p` failed without consuming input.
 pub fn alt<T>(first: impl Parser<T>, second: impl Parser<T>) -> impl Parser<T> {
-    move |input: &Input, state: State| match first(input, state) {
-        Err(failure) if !failure.consumed => match second(input, state) {
-            Ok(success) if !success.consumed => Ok(Success {
-                error: failure.error.merge(success.error),
-                ..success
-            }),
-            Err(other) if !other.consumed => Err(Failure {
-                error: failure.error.merge(other.error),
-                consumed: false,
-            }),
-            reply => reply,
-        },
-        reply => reply,
-    }
+    move |input: &Input, state: State| or_else(first(input, state), || second(input, state))
 }
 
 /// `p <|> q` on a reply already computed: `second` runs (at the same state) only when
