@@ -40,6 +40,8 @@
 #                        (a random existing id: always the update branch)
 #   gw_update        PATCH /rest/v1/bench_counters?id=eq.<random>, return=minimal
 #   pg_insert        pgbench -M prepared: INSERT INTO bench_writes ... (one autocommit insert)
+#   pg_insert_simple the same script in pgbench's default query mode (-M simple: each
+#                        statement parsed and planned again); context for the target's peer
 #   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
 #                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
 #                        the database's cost for that request shape with no HTTP in front
@@ -106,7 +108,7 @@ BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
 READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_read_nosettings relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pg_insert_pipelined pg_insert_nosettings relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+WRITE_SCENARIOS="gw_insert pg_insert pg_insert_simple pg_insert_pipelined pg_insert_nosettings relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -637,6 +639,9 @@ SCENARIOS = {
                   "Prefer: return=minimal"),
     "pg_insert": ("pgbench: one autocommit INSERT per transaction (the database's write limit)",
                   "-M prepared; INSERT INTO bench_writes (owner, title, amount) VALUES (..., :amount)"),
+    "pg_insert_simple": ("pgbench: pg_insert's script in pgbench's default query mode (each INSERT parsed "
+                         "and planned again)",
+                         "-M simple; INSERT INTO bench_writes (owner, title, amount) VALUES (..., :amount)"),
     "pg_insert_pipelined": ("pgbench: the gateway's own SQL for gw_insert, one pipeline and one Sync "
                             "(what the database alone allows that request shape)",
                             "-M prepared, as authenticator; \\startpipeline set_config(...); the insert "
@@ -774,6 +779,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
         ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
+        ("gw_insert / pg_insert_simple", "gw_insert", "pg_insert_simple", None),
+        ("pg_insert_simple / pg_insert", "pg_insert_simple", "pg_insert", None),
         ("pg_insert_pipelined / pg_insert", "pg_insert_pipelined", "pg_insert", None),
         ("pg_insert_pipelined / pg_insert_nosettings", "pg_insert_pipelined", "pg_insert_nosettings", None),
         ("pg_insert_pipelined / pb_create", "pg_insert_pipelined", "pb_create", None),
@@ -915,8 +922,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "gateway binds them (text, typed by the server); `:id` is random in 1..N. "
                   "`pg_tx_pipelined / pb_single` is the highest `gw_single / pb_single` a gateway sending "
                   "these statements could reach if HTTP cost nothing.")
-        md.append("\n## pgbench script for `pg_insert`\n")
+        md.append("\n## pgbench script for `pg_insert` and `pg_insert_simple`\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert"] + "```")
+        md.append("\n`pg_insert` runs it with `-M prepared` (parsed and planned once per connection, as the "
+                  "gateway prepares its statements), the targets' peer; `pg_insert_simple` with pgbench's "
+                  "default `-M simple`, where PostgreSQL parses and plans every `INSERT` again: context for "
+                  "reading the write target against pgbench run with its defaults.")
         md.append("\n## pgbench script for `pg_insert_pipelined` (captured from the gateway's own statements)\n")
         md.append("```sql\n" + result["pgbench_scripts"]["pg_insert_pipelined"] + "```")
         md.append("\nRun as `authenticator`, with the captured parameters (the role switch to `anon`, the "
@@ -959,7 +970,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                  "pg_insert_pipelined / pb_create",
                  "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
                  "actix_insert / pb_create", "actix_insert / relay_insert", "gw_insert / actix_insert",
-                 "gw_insert / pg_insert_pipelined", "gw_insert_rep / pg_insert",
+                 "gw_insert / pg_insert_pipelined", "gw_insert / pg_insert_simple",
+                 "pg_insert_simple / pg_insert", "gw_insert_rep / pg_insert",
                  "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
         v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
         if v is not None:
@@ -1367,9 +1379,11 @@ run_attempt() { # scenario connections seconds round
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- "$method" "$path" "$body" "$BENCH_ROWS" "${header[@]}")
       ;;
-    pg_insert)
+    pg_insert | pg_insert_simple)
       kind=pgbench
-      cmd=("$PGBENCH" -n -M prepared -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
+      local mode=prepared
+      [[ $scenario == pg_insert_simple ]] && mode=simple
+      cmd=("$PGBENCH" -n -M "$mode" -c "$conns" -j "$threads" -T "$seconds" "${log_args[@]}"
         -f "$WORK/insert.sql" "$PGBENCH_DB_URL")
       ;;
     pg_select)
@@ -1460,7 +1474,7 @@ json.dump({
     "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set)"
                + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
     "postgresql settings": "$pg_settings",
-    "pgbench": "-M prepared, -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
+    "pgbench": "-M prepared (pg_insert_simple: -M simple), -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
                "database on the same cluster; the transaction scripts log in as authenticator like the gateway, "
                "the *_nosettings ones as bench_anon_login (a login member of anon)",
     "wrk": "-t min(threads, connections), each thread cycles through a ring of requests with random ids and amounts, formatted before the run; closed loop",
