@@ -41,7 +41,7 @@
 #   gw_update        PATCH /rest/v1/bench_counters?id=eq.<random>, return=minimal
 #   pg_insert        pgbench -M prepared: INSERT INTO bench_writes ... (one autocommit insert)
 #   pg_insert_simple the same script in pgbench's default query mode (-M simple: each
-#                        statement parsed and planned again); context for the target's peer
+#                        statement parsed and planned again)                    (context)
 #   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
 #                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
 #                        the database's cost for that request shape with no HTTP in front
