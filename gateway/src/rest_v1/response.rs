@@ -25,6 +25,23 @@ pub struct ResponseParts {
     pub body: Option<String>,
 }
 
+/// How a page of rows ends, a read's or a call's: what follows its status, `Content-Range`
+/// and (a read's) `Content-Location`.
+#[derive(Debug)]
+pub struct PageEnd<'a> {
+    pub content_type: Cow<'static, str>,
+    /// `Content-Profile`: the schema, when the request named one.
+    pub profile: Option<String>,
+    pub applied: Option<String>,
+    /// The range's first row and the total, which a 416's body names.
+    pub offset: i64,
+    pub total: Option<i64>,
+    pub response_headers: Option<&'a str>,
+    pub response_status: Option<&'a str>,
+    /// The rows; `None` for `HEAD`.
+    pub body: Option<String>,
+}
+
 impl ResponseParts {
     pub fn new(status: u16) -> Self {
         Self {
@@ -85,40 +102,6 @@ impl ResponseParts {
         Ok(())
     }
 
-    pub fn into_response(mut self) -> HttpResponse {
-        if !self.headers.iter().any(|(name, _)| name == header::VARY) {
-            self.header(header::VARY, "Accept, Prefer, Range");
-        }
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
-        let mut builder = HttpResponse::build(status);
-        for pair in self.headers {
-            builder.append_header(pair);
-        }
-        match self.body {
-            Some(body) => builder.body(body),
-            None => builder.finish(),
-        }
-    }
-}
-
-/// How a page of rows ends, a read's or a call's: what follows its status, `Content-Range`
-/// and (a read's) `Content-Location`.
-#[derive(Debug)]
-pub struct PageEnd<'a> {
-    pub content_type: Cow<'static, str>,
-    /// `Content-Profile`: the schema, when the request named one.
-    pub profile: Option<String>,
-    pub applied: Option<String>,
-    /// The range's first row and the total, which a 416's body names.
-    pub offset: i64,
-    pub total: Option<i64>,
-    pub response_headers: Option<&'a str>,
-    pub response_status: Option<&'a str>,
-    /// The rows; `None` for `HEAD`.
-    pub body: Option<String>,
-}
-
-impl ResponseParts {
     /// Ends a page of rows: media type, `Content-Profile`, `Preference-Applied`; then, for a
     /// range that starts past the last row (416), PGRST103's body with those headers and no
     /// GUCs, else the GUCs and the rows.
@@ -141,6 +124,21 @@ impl ResponseParts {
         self.apply_gucs(end.response_headers, end.response_status)?;
         self.body = end.body;
         Ok(self.into_response())
+    }
+
+    pub fn into_response(mut self) -> HttpResponse {
+        if !self.headers.iter().any(|(name, _)| name == header::VARY) {
+            self.header(header::VARY, "Accept, Prefer, Range");
+        }
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
+        let mut builder = HttpResponse::build(status);
+        for pair in self.headers {
+            builder.append_header(pair);
+        }
+        match self.body {
+            Some(body) => builder.body(body),
+            None => builder.finish(),
+        }
     }
 }
 
