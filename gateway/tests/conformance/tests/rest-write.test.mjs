@@ -778,6 +778,16 @@ describe('rpc', () => {
     ])
     assertOk(await ofAna().select('id').order('id', { ascending: false }).limit(1), [{ id: 2 }], { status: 206, count: 2 })
     assertOk(await ofAna().select('id').range(0, 0), [{ id: 1 }], { status: 206, count: 2 })
+    assertError(
+      await ofAna().select('id').range(5, 6),
+      {
+        code: 'PGRST103',
+        details: 'An offset of 5 was requested, but there are only 2 rows.',
+        hint: null,
+        message: 'Requested range not satisfiable',
+      },
+      416,
+    )
     assertOk(
       await anon().rpc('courses_of', { teacher: 1 }).select('id, teacher:teachers(name)').eq('id', 1),
       [{ id: 1, teacher: { name: 'Ana Pérez' } }],
