@@ -602,10 +602,11 @@ pub fn status_for_sqlstate(error: &PgError, anonymous: bool) -> StatusCode {
     let code = error.code.as_str();
     let class = code.get(..2).unwrap_or("");
     let status = |n: u16| StatusCode::from_u16(n).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    if let Some(custom) = code.strip_prefix("PT")
-        && let Ok(number) = custom.parse::<u16>()
-    {
-        return status(number);
+    // `PTxyz` sets the status; a `PT` not followed by a number is a 500, as in PostgREST.
+    if let Some(custom) = code.strip_prefix("PT") {
+        return custom
+            .parse::<u16>()
+            .map_or(StatusCode::INTERNAL_SERVER_ERROR, status);
     }
     match (class, code) {
         ("08", _) => status(503),
@@ -749,6 +750,7 @@ mod tests {
             ("42501", "permission denied", false, 403),
             ("P0001", "raised", false, 400),
             ("PT402", "pay", false, 402),
+            ("PT40A", "not a number", false, 500),
             ("42P01", "no table", false, 404),
             ("42883", "function f() does not exist", false, 404),
             ("42883", "function xmlagg(x) does not exist", false, 406),

@@ -162,7 +162,18 @@ SELECT pn.nspname::text, p.proname::text,
    AND ac.relkind IN ('r', 'v', 'm', 'f', 'p')
    AND rc.relkind IN ('r', 'v', 'm', 'f', 'p')";
 
+/// A function's result is described by the type under its domains (a function may return
+/// `SETOF some_domain` where the domain is over a table's row type), as PostgREST does.
 const ROUTINES: &str = "
+WITH RECURSIVE base_types AS (
+  SELECT oid, typbasetype, coalesce(nullif(typbasetype, 0), oid) AS base
+    FROM pg_catalog.pg_type
+   WHERE oid IN (SELECT prorettype FROM pg_catalog.pg_proc)
+  UNION ALL
+  SELECT t.oid, b.typbasetype, coalesce(nullif(b.typbasetype, 0), b.oid)
+    FROM base_types t
+    JOIN pg_catalog.pg_type b ON b.oid = t.typbasetype
+)
 SELECT pn.nspname::text, p.proname::text, d.description, p.provolatile::text, p.proretset,
        p.pronargs::int4, p.pronargdefaults::int4,
        coalesce((SELECT json_agg(json_build_object(
@@ -179,7 +190,8 @@ SELECT pn.nspname::text, p.proname::text, d.description, p.provolatile::text, p.
        coalesce(p.proconfig, '{}')
   FROM pg_catalog.pg_proc p
   JOIN pg_catalog.pg_namespace pn ON pn.oid = p.pronamespace
-  JOIN pg_catalog.pg_type rt ON rt.oid = p.prorettype
+  JOIN base_types bt ON bt.oid = p.prorettype AND bt.typbasetype = 0
+  JOIN pg_catalog.pg_type rt ON rt.oid = bt.base
   LEFT JOIN pg_catalog.pg_class rc ON rc.oid = rt.typrelid
   LEFT JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
   LEFT JOIN pg_catalog.pg_description d

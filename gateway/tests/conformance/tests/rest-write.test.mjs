@@ -794,6 +794,16 @@ describe('rpc', () => {
     )
   })
 
+  test('a function returning a domain over a table\'s row type: that table\'s rows, embedding included', async () => {
+    assertOk(
+      await anon().rpc('courses_of_domain', { teacher: 1 }).select('id, name, teacher:teachers(name)').eq('id', 1),
+      [{ id: 1, name: 'Matemática', teacher: { name: 'Ana Pérez' } }],
+    )
+    assertOk(await anon().rpc('courses_of_domain', { teacher: 1 }, { get: true }).select('id').eq('name', 'Lenguaje'), [
+      { id: 2 },
+    ])
+  })
+
   test('single composite result from a volatile function', async () => {
     assertOk(await service().rpc('enroll', { course: 2, student: 2 }), { course_id: 2, student_id: 2, grade: null })
   })
@@ -898,6 +908,14 @@ describe('errors raised by functions', () => {
       await anon().rpc('spend_stars', { stars: 5 }),
       { code: 'PT402', details: 'Faltan 5 estrellas', hint: null, message: 'Estrellas insuficientes' },
       402,
+    )
+  })
+
+  test('an ERRCODE PT not followed by a number is 500', async () => {
+    assertError(
+      await anon().rpc('bad_status'),
+      { code: 'PT40A', details: null, hint: null, message: 'Estado inválido' },
+      500,
     )
   })
 
