@@ -59,8 +59,10 @@ impl ResponseParts {
         self
     }
 
-    /// Applies `response.headers` (JSON array of single-key objects with string values;
-    /// they replace headers of the same name) and `response.status`.
+    /// Applies `response.headers` (JSON array of single-key objects with string values)
+    /// and `response.status`. As in PostgREST, the GUC's headers come after the gateway's
+    /// own and replace those of the same name; the GUC may name a header more than once
+    /// (two `Set-Cookie`s) and every one is sent.
     pub fn apply_gucs(
         &mut self,
         headers: Option<&str>,
@@ -72,6 +74,7 @@ impl ResponseParts {
             let Value::Array(entries) = parsed else {
                 return Err(ApiError::InvalidResponseHeaders);
             };
+            let mut set_by_guc = Vec::with_capacity(entries.len());
             for entry in entries {
                 let Value::Object(object) = entry else {
                     return Err(ApiError::InvalidResponseHeaders);
@@ -85,7 +88,11 @@ impl ResponseParts {
                 let Ok(name) = HeaderName::from_bytes(name.as_bytes()) else {
                     continue;
                 };
-                self.headers.retain(|(existing, _)| *existing != name);
+                set_by_guc.push((name, value));
+            }
+            self.headers
+                .retain(|(existing, _)| !set_by_guc.iter().any(|(name, _)| name == existing));
+            for (name, value) in set_by_guc {
                 self.header(name, value);
             }
         }
@@ -184,6 +191,31 @@ mod tests {
                     HeaderName::from_static("x-cielo"),
                     HeaderValue::from_static("1")
                 )
+            ]
+        );
+    }
+
+    #[test]
+    fn a_guc_may_send_one_header_twice() {
+        let mut parts = ResponseParts::new(200);
+        parts.header(header::SET_COOKIE, "gateway=1");
+        parts
+            .apply_gucs(
+                Some(r#"[{"Set-Cookie":"sesion=a; HttpOnly"},{"Set-Cookie":"curso=7; Secure"}]"#),
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            parts.headers,
+            vec![
+                (
+                    header::SET_COOKIE,
+                    HeaderValue::from_static("sesion=a; HttpOnly")
+                ),
+                (
+                    header::SET_COOKIE,
+                    HeaderValue::from_static("curso=7; Secure")
+                ),
             ]
         );
     }

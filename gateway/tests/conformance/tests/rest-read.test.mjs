@@ -1511,6 +1511,7 @@ describe('OpenAPI', () => {
       '/rpc/greet',
       '/rpc/nap',
       '/rpc/pick',
+      '/rpc/remember_session',
       '/rpc/rename_school',
       '/rpc/settle_after_conflicts',
       '/rpc/shout',

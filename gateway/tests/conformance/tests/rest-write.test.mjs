@@ -982,6 +982,12 @@ describe('response GUCs and Preference-Applied', () => {
     assert.equal(await response.text(), '"ok"')
   })
 
+  test('response.headers may name a header twice: both are sent', async () => {
+    const response = await rest(gateway, '/rpc/remember_session', jsonRequest('POST', {}))
+    assert.equal(response.status, 204)
+    assert.deepEqual(response.headers.getSetCookie(), ['sesion=abc; HttpOnly; Path=/', 'curso=7; Secure; HttpOnly'])
+  })
+
   test('inserts: GUCs set by defaults and BEFORE triggers apply, AFTER triggers come too late', async () => {
     // A plain table, one object, nothing returned: the INSERT is sent without the CTE.
     assertOk(await anon().from('arrivals').insert({ id: 1, note: 'a' }), null, { status: 202 })
