@@ -8,6 +8,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use serde_json::{Value, json};
 
+use super::response::set_reason;
 use super::schema_cache::{Cardinality, QualifiedName, Relationship};
 
 /// A PostgreSQL error as the client sees it.
@@ -131,6 +132,8 @@ pub enum ApiError {
     /// `RAISE SQLSTATE 'PGRST'` with a valid JSON message and detail: full control.
     Raised {
         status: u16,
+        /// The status line's reason phrase (`status_text`), when the raise set one.
+        status_text: Option<String>,
         headers: Vec<(String, String)>,
         body: Value,
     },
@@ -522,9 +525,28 @@ impl ApiError {
         if status == StatusCode::SERVICE_UNAVAILABLE && !raised_retry_after {
             builder.insert_header(("Retry-After", "0"));
         }
-        builder
+        let mut response = builder
             .content_type("application/json; charset=utf-8")
-            .body(self.body().to_string())
+            .body(self.body().to_string());
+        set_reason(&mut response, self.reason());
+        response
+    }
+
+    /// The status line's own reason phrase, as PostgREST sends it: a `PTxyz` error's
+    /// message, or a `RAISE SQLSTATE 'PGRST'`'s `status_text`.
+    fn reason(&self) -> Option<&str> {
+        match self {
+            ApiError::Raised { status_text, .. } => status_text.as_deref(),
+            ApiError::Database { error, .. }
+                if error
+                    .code
+                    .strip_prefix("PT")
+                    .is_some_and(|n| n.parse::<u16>().is_ok()) =>
+            {
+                Some(&error.message)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -567,6 +589,12 @@ impl ApiError {
             .as_ref()
             .and_then(|d| d["status"].as_u64())
             .and_then(|s| u16::try_from(s).ok());
+        // `status_text` may be missing or null; anything but a string there spoils the DETAIL.
+        let status_text = detail.as_ref().map(|d| match d.get("status_text") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(()),
+        });
         let headers = detail
             .as_ref()
             .and_then(|d| d["headers"].as_object())
@@ -575,11 +603,12 @@ impl ApiError {
                     .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
                     .collect::<Option<Vec<_>>>()
             });
-        match (status, headers) {
-            (Some(status), Some(mut headers)) => {
+        match (status, status_text, headers) {
+            (Some(status), Some(Ok(status_text)), Some(mut headers)) => {
                 headers.sort();
                 ApiError::Raised {
                     status,
+                    status_text,
                     headers,
                     body: json!({
                         "code": body["code"],
@@ -739,6 +768,43 @@ mod tests {
         }
     }
 
+    fn raise(detail: &str) -> ApiError {
+        let error = PgError {
+            detail: Some(detail.into()),
+            ..pg("PGRST", r#"{"code":"C1","message":"m"}"#)
+        };
+        ApiError::from_database(error, false)
+    }
+
+    #[test]
+    fn raised_status_text_is_the_reason_phrase() {
+        let with_text = raise(r#"{"status":409,"status_text":"Curso cerrado","headers":{}}"#);
+        assert_eq!(
+            (with_text.status().as_u16(), with_text.reason()),
+            (409, Some("Curso cerrado"))
+        );
+        for detail in [
+            r#"{"status":409,"headers":{}}"#,
+            r#"{"status":409,"status_text":null,"headers":{}}"#,
+        ] {
+            let without = raise(detail);
+            assert_eq!((without.status().as_u16(), without.reason()), (409, None));
+        }
+        // As PostgREST's parser: a status_text that is not a string spoils the DETAIL.
+        assert_eq!(
+            raise(r#"{"status":409,"status_text":7,"headers":{}}"#).code(),
+            "PGRST121"
+        );
+        let pt = ApiError::from_database(pg("PT402", "Estrellas insuficientes"), false);
+        assert_eq!(pt.reason(), Some("Estrellas insuficientes"));
+        let not_a_number = ApiError::from_database(pg("PT40A", "x"), false);
+        assert_eq!(not_a_number.reason(), None);
+        assert_eq!(
+            ApiError::from_database(pg("P0001", "x"), false).reason(),
+            None
+        );
+    }
+
     #[test]
     fn sqlstates_map_like_postgrest() {
         let cases = [
@@ -858,6 +924,7 @@ mod tests {
         }
         let raised = |headers: Vec<(String, String)>| ApiError::Raised {
             status: 503,
+            status_text: None,
             headers,
             body: json!({"code": "123", "message": "busy"}),
         };

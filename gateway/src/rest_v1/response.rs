@@ -142,11 +142,49 @@ impl ResponseParts {
         for pair in self.headers {
             builder.append_header(pair);
         }
-        match self.body {
+        let mut response = match self.body {
             Some(body) => builder.body(body),
             None => builder.finish(),
-        }
+        };
+        set_reason(&mut response, None);
+        response
     }
+}
+
+/// How many distinct custom reason phrases the process keeps (see [`set_reason`]).
+const REASON_PHRASES_KEPT: usize = 256;
+
+/// Sets the status line's reason phrase as PostgREST's server writes it: `custom` when
+/// given and fit for a status line, else the status's standard phrase, or none for a
+/// status without one (actix-web would write `<unknown status code>`). actix-web takes
+/// phrases as `&'static str`, so each distinct custom phrase is kept for the life of the
+/// process, at most [`REASON_PHRASES_KEPT`] of them; past that, the standard phrase is sent.
+pub fn set_reason(response: &mut HttpResponse, custom: Option<&str>) {
+    use std::collections::HashSet;
+    use std::sync::{LazyLock, Mutex};
+    static KEPT: LazyLock<Mutex<HashSet<&'static str>>> =
+        LazyLock::new(|| Mutex::new(HashSet::new()));
+
+    // RFC 9112: reason-phrase = 1*( HTAB / SP / VCHAR / obs-text ).
+    let fit = |text: &str| {
+        !text.is_empty()
+            && text.len() <= 1024
+            && text.bytes().all(|b| b == b'\t' || (b >= b' ' && b != 0x7f))
+    };
+    let kept = custom.filter(|text| fit(text)).and_then(|text| {
+        let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(phrase) = kept.get(text) {
+            return Some(*phrase);
+        }
+        if kept.len() >= REASON_PHRASES_KEPT {
+            return None;
+        }
+        let phrase: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        kept.insert(phrase);
+        Some(phrase)
+    });
+    let head = response.head_mut();
+    head.reason = kept.or_else(|| head.status.canonical_reason().is_none().then_some(""));
 }
 
 /// Header text without a copy: constants are shared, owned strings are taken over.
@@ -218,6 +256,35 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    fn reason_of(status: u16, custom: Option<&str>) -> &'static str {
+        let mut response = HttpResponse::new(StatusCode::from_u16(status).unwrap());
+        set_reason(&mut response, custom);
+        // What actix-web writes: the phrase set, else the standard one, else a placeholder.
+        let head = response.head();
+        head.reason
+            .or_else(|| head.status.canonical_reason())
+            .unwrap_or("<unknown status code>")
+    }
+
+    #[test]
+    fn reason_phrases_as_postgrest_sends_them() {
+        assert_eq!(reason_of(409, Some("Curso cerrado")), "Curso cerrado");
+        assert_eq!(
+            reason_of(402, Some("Estrellas\tinsuficientes")),
+            "Estrellas\tinsuficientes"
+        );
+        // No custom phrase: the standard one, or none for a status that has none.
+        assert_eq!(reason_of(404, None), "Not Found");
+        assert_eq!(reason_of(332, None), "");
+        // A phrase that cannot be written in a status line falls back.
+        assert_eq!(reason_of(409, Some("dos\r\nlíneas")), "Conflict");
+        assert_eq!(reason_of(332, Some("")), "");
+        assert_eq!(reason_of(409, Some(&"x".repeat(1025))), "Conflict");
+        // The same phrase is kept once.
+        let first = reason_of(418, Some("Tetera ocupada"));
+        assert!(std::ptr::eq(first, reason_of(418, Some("Tetera ocupada"))));
     }
 
     fn page_end(status: u16, body: Option<&str>) -> (ResponseParts, PageEnd<'static>) {

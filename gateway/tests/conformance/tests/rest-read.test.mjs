@@ -1496,6 +1496,7 @@ describe('OpenAPI', () => {
     assert.deepEqual(Object.keys(document.paths).filter((path) => path.startsWith('/rpc/')).sort(), [
       '/rpc/add_grades',
       '/rpc/always_conflicts',
+      '/rpc/archive_course',
       '/rpc/arrival_tag',
       '/rpc/bad_status',
       '/rpc/byte_length',

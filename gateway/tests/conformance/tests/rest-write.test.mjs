@@ -903,11 +903,12 @@ describe('errors raised by functions', () => {
     )
   })
 
-  test('ERRCODE PTxyz sets the status', async () => {
+  test('ERRCODE PTxyz sets the status, with the message as its reason phrase', async () => {
     assertError(
       await anon().rpc('spend_stars', { stars: 5 }),
       { code: 'PT402', details: 'Faltan 5 estrellas', hint: null, message: 'Estrellas insuficientes' },
       402,
+      'Estrellas insuficientes',
     )
   })
 
@@ -919,14 +920,34 @@ describe('errors raised by functions', () => {
     )
   })
 
-  test('RAISE SQLSTATE PGRST sets code, message, status and headers', async () => {
+  test('RAISE SQLSTATE PGRST sets code, message, status, its reason phrase and headers', async () => {
     assertError(
       await anon().rpc('close_course', { course: 1 }),
       { code: 'CURSO_CERRADO', details: 'Fin de semestre', hint: null, message: 'El curso está cerrado' },
       409,
+      'Curso cerrado',
     )
     const response = await rest(gateway, '/rpc/close_course', jsonRequest('POST', { course: 1 }))
     assert.equal(response.headers.get('x-motivo'), 'cerrado')
+    // Without status_text, a status that has no standard phrase gets none (not a placeholder).
+    assertError(
+      await anon().rpc('archive_course', { course: 1 }),
+      { code: 'CURSO_ARCHIVADO', details: null, hint: null, message: 'El curso está archivado' },
+      332,
+      '',
+    )
+    // Other errors keep the standard phrase.
+    assertError(
+      await anon().rpc('courses_of', { teacher: 'x' }),
+      {
+        code: '22P02',
+        details: null,
+        hint: null,
+        message: 'invalid input syntax for type integer: "x"',
+      },
+      400,
+      'Bad Request',
+    )
   })
 
   test('a function\'s statement_timeout applies to the call: 57014 is 500', async () => {
