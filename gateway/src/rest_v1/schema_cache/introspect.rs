@@ -54,12 +54,21 @@ SELECT c.oid::int8, n.nspname::text, c.relname::text, c.relkind::text, d.descrip
    AND NOT c.relispartition
    AND n.nspname = ANY ($1::text[])";
 
+/// A column of a domain type has the type under all of its domains when that type is
+/// built in (a domain over a domain over `tsvector` is a `tsvector` column), as in PostgREST.
 const COLUMNS: &str = "
+WITH RECURSIVE domain_bases AS (
+  SELECT oid, typbasetype AS base FROM pg_catalog.pg_type WHERE typtype = 'd'
+  UNION ALL
+  SELECT d.oid, b.typbasetype
+    FROM domain_bases d
+    JOIN pg_catalog.pg_type b ON b.oid = d.base AND b.typtype = 'd'
+)
 SELECT a.attrelid::int8, a.attname::text, col.description,
        NOT (a.attnotnull OR (t.typtype = 'd' AND t.typnotnull)),
        CASE
-         WHEN t.typtype = 'd' AND bt.typnamespace = 'pg_catalog'::regnamespace
-           THEN pg_catalog.format_type(t.typbasetype, NULL)
+         WHEN t.typtype = 'd' AND ub.typnamespace = 'pg_catalog'::regnamespace
+           THEN pg_catalog.format_type(ub.oid, NULL)
          WHEN t.typtype <> 'd' AND t.typnamespace = 'pg_catalog'::regnamespace
            THEN pg_catalog.format_type(a.atttypid, NULL)
          ELSE pg_catalog.format_type(a.atttypid, a.atttypmod)
@@ -93,6 +102,8 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
   JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
   JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
   LEFT JOIN pg_catalog.pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
+  LEFT JOIN (domain_bases db JOIN pg_catalog.pg_type ub ON ub.oid = db.base AND ub.typtype <> 'd')
+         ON db.oid = t.oid
   LEFT JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
   LEFT JOIN pg_catalog.pg_description col
          ON col.objoid = c.oid AND col.classoid = 'pg_catalog.pg_class'::regclass AND col.objsubid = a.attnum

@@ -782,6 +782,12 @@ describe('filters', () => {
     )
   })
 
+  test('textSearch on a domain over a domain over tsvector uses the column as it is', async () => {
+    const search = () => anon().from('course_search').select('id')
+    assertOk(await search().textSearch('summary', 'historia', { config: 'spanish' }), [{ id: 3 }])
+    assertOk(await search().textSearch('summary', 'Matemáticas', { type: 'plain', config: 'spanish' }), [{ id: 1 }])
+  })
+
   test('textSearch on a text column wraps it in to_tsvector(config, …)', async () => {
     const courses = () => anon().from('courses').select('id')
     assertOk(await courses().textSearch('name', 'historia', { config: 'spanish' }), [{ id: 3 }])
@@ -1473,6 +1479,7 @@ describe('OpenAPI', () => {
       '/arrivals',
       '/closed_arrivals',
       '/course_overview',
+      '/course_search',
       '/courses',
       '/enrollments',
       '/lesson_notes',
