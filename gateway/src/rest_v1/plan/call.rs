@@ -13,7 +13,7 @@ use super::super::schema_cache::{
     Column, QualifiedName, Relation, Routine, RoutineParam, SchemaCache, Volatility,
 };
 use super::fuzzy::FuzzySet;
-use super::read::{Qualifier, ReadNode, ReadOptions, plan_read_of};
+use super::read::{Condition, Qualifier, ReadNode, ReadOptions, SelectPlan, plan_read_of};
 
 /// How the arguments reach the function.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +41,10 @@ pub struct CallPlan {
     /// The function returns a scalar (read as `pgrst_scalar`), not rows of a composite.
     pub scalar: bool,
     pub read_only: bool,
+    /// Computed columns the read selects or filters on, evaluated on the call's own rows
+    /// (`pgrst_call.f`): there they have the table's row type, which an overloaded
+    /// computed column needs to be resolved, where the `pgrst_source` CTE's are records.
+    pub computed_fields: Vec<String>,
 }
 
 /// What the function is called with, before resolution.
@@ -343,6 +347,11 @@ pub fn plan_call(
     )?;
     read.qualifier = Qualifier::Alias(relation.name.name.clone());
     read.from_cte = true;
+    let computed_fields = if returns_table(cache, routine, scalar) {
+        computed_fields(&read)
+    } else {
+        Vec::new()
+    };
 
     Ok(CallPlan {
         read_only: matches!(request.method, Method::GET | Method::HEAD)
@@ -351,7 +360,63 @@ pub fn plan_call(
         args,
         read,
         scalar,
+        computed_fields,
     })
+}
+
+/// Whether the result is rows of a table or view the cache knows, whose columns it knows.
+fn returns_table(cache: &SchemaCache, routine: &Routine, scalar: bool) -> bool {
+    !scalar
+        && routine
+            .returns
+            .relation
+            .as_ref()
+            .is_some_and(|name| cache.relations.contains_key(name))
+}
+
+/// The root's selected and filtered fields that are not columns of the table (PostgREST
+/// puts the selected and filtered fields in the call's own select list). None with `*`,
+/// which the read would otherwise repeat them under: PostgREST then selects `pgrst_call.*`
+/// alone too.
+fn computed_fields(read: &ReadNode) -> Vec<String> {
+    if read
+        .select
+        .iter()
+        .any(|item| matches!(item, SelectPlan::Star))
+    {
+        return Vec::new();
+    }
+    fn filtered<'a>(condition: &'a Condition, names: &mut Vec<&'a str>) {
+        match condition {
+            Condition::Filter { column, .. } if column.column_type.is_none() => {
+                names.push(&column.name);
+            }
+            Condition::Tree { children, .. } => {
+                children.iter().for_each(|child| filtered(child, names));
+            }
+            Condition::Filter { .. } | Condition::EmbedIsNull { .. } => {}
+        }
+    }
+    let mut names: Vec<&str> = read
+        .select
+        .iter()
+        .filter_map(|item| match item {
+            SelectPlan::Column { column, .. } if column.column_type.is_none() => {
+                Some(column.name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    read.conditions
+        .iter()
+        .for_each(|condition| filtered(condition, &mut names));
+    let mut fields: Vec<String> = Vec::with_capacity(names.len());
+    for name in names {
+        if !fields.iter().any(|field| field == name) {
+            fields.push(name.to_owned());
+        }
+    }
+    fields
 }
 
 /// The relation the result is read as: the returned table (so embeds work), else a

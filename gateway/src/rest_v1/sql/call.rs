@@ -183,7 +183,11 @@ fn call(sql: &mut SqlBuilder, plan: &CallPlan) {
             .extend(arguments)
             .push(") pgrst_scalar) pgrst_call");
     } else {
-        sql.push("SELECT \"pgrst_call\".* FROM ");
+        sql.push("SELECT \"pgrst_call\".*");
+        for field in &plan.computed_fields {
+            sql.push(", \"pgrst_call\".").push(&ident(field));
+        }
+        sql.push(" FROM ");
         if let Some(source) = body_source {
             sql.extend(source).push(", LATERAL ");
         }

@@ -804,6 +804,16 @@ describe('rpc', () => {
     ])
   })
 
+  test('an overloaded computed column on a function\'s rows: selected and filtered', async () => {
+    assertOk(await anon().rpc('courses_of', { teacher: 1 }).select('id, display_name').eq('id', 1), [
+      { id: 1, display_name: 'Matemática · 1° básico' },
+    ])
+    assertOk(
+      await anon().rpc('courses_of', { teacher: 1 }, { get: true }).select('id').eq('display_name', 'Lenguaje · 2° básico'),
+      [{ id: 2 }],
+    )
+  })
+
   test('single composite result from a volatile function', async () => {
     assertOk(await service().rpc('enroll', { course: 2, student: 2 }), { course_id: 2, student_id: 2, grade: null })
   })
