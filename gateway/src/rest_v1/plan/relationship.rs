@@ -107,19 +107,22 @@ pub fn find(
 }
 
 /// PGRST200's hint: when the origin has no relationships at all, a similarly named relation
-/// that has some; otherwise a similarly named target of the origin's relationships.
+/// that has some; otherwise a similarly named target of the origin's relationships (none
+/// when its only ones go through a junction in an unexposed schema, as in PostgREST).
 fn suggestion(
     cache: &SchemaCache,
     schema: &str,
     origin: &QualifiedName,
     target: &str,
 ) -> Option<String> {
-    let own: Vec<&Relationship> = cache
-        .relationships_of(origin)
-        .iter()
+    let all = cache.relationships.get(origin);
+    let own: Vec<&Relationship> = all
+        .into_iter()
+        .flatten()
         .filter(|relationship| relationship.foreign_table().schema == schema)
         .collect();
-    if own.is_empty() {
+    let only_hidden = all.is_some_and(Vec::is_empty);
+    if own.is_empty() && !only_hidden {
         let names: Vec<&str> = cache
             .relationships
             .iter()

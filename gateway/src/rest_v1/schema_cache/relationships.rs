@@ -197,11 +197,42 @@ pub fn derive(
                 .push(relationship);
         }
     }
+    // As in PostgREST, a table joined to another through a junction in an unexposed schema
+    // keeps an entry (maybe empty), so PGRST200's hint does not suggest another table.
+    for table in hidden_junction_ends(relations, foreign_keys, primary_keys) {
+        if exposed(&table) {
+            by_table.entry(table).or_default();
+        }
+    }
     for list in by_table.values_mut() {
         list.sort();
         list.dedup();
     }
     by_table
+}
+
+/// The ends of many-to-many links whose junction is not one of `relations` (it is in an
+/// unexposed schema): a table whose primary key holds the columns of two foreign keys.
+fn hidden_junction_ends(
+    relations: &HashMap<u32, Relation>,
+    foreign_keys: &[ForeignKey],
+    primary_keys: &[KeyConstraint],
+) -> Vec<QualifiedName> {
+    let mut ends = Vec::new();
+    for key in primary_keys {
+        if relations.contains_key(&key.table_oid) {
+            continue;
+        }
+        let covered: Vec<&ForeignKey> = foreign_keys
+            .iter()
+            .filter(|fk| fk.table_oid == key.table_oid)
+            .filter(|fk| fk.columns.iter().all(|column| key.columns.contains(column)))
+            .collect();
+        if covered.len() >= 2 {
+            ends.extend(covered.iter().map(|fk| fk.foreign_table.clone()));
+        }
+    }
+    ends
 }
 
 fn view_name(relations: &HashMap<u32, Relation>, oid: u32) -> Option<&QualifiedName> {
@@ -498,6 +529,56 @@ mod tests {
             Relationship::ForeignKey { cardinality: Cardinality::OneToMany { columns, .. }, .. }
                 if columns == &[("id".to_owned(), "client_id".to_owned())]
         ));
+    }
+
+    #[test]
+    fn ends_of_a_junction_in_an_unexposed_schema_keep_an_empty_entry() {
+        let mut relations = HashMap::from([
+            (1, relation("public", "students", false, &["id"])),
+            (2, relation("public", "courses", false, &["id"])),
+            (4, relation("public", "rooms", false, &["id"])),
+        ]);
+        // Oid 3 is a junction outside `relations` (an unexposed schema).
+        let private = |mut fk: ForeignKey| {
+            fk.table = QualifiedName::new("private", "enrollments");
+            fk
+        };
+        let fks = [
+            private(fk(
+                "e_student",
+                (3, "enrollments"),
+                &[(1, "student_id")],
+                (1, "students"),
+                &[(1, "id")],
+            )),
+            private(fk(
+                "e_course",
+                (3, "enrollments"),
+                &[(2, "course_id")],
+                (2, "courses"),
+                &[(1, "id")],
+            )),
+        ];
+        let key = |oid, columns: &[(i16, &str)]| KeyConstraint {
+            name: "pk".into(),
+            table_oid: oid,
+            columns: columns.iter().map(|(n, s)| (*n, (*s).to_owned())).collect(),
+        };
+        let keys = [key(3, &[(1, "student_id"), (2, "course_id")])];
+        let rels = derive(&mut relations, &fks, &keys, &[], Vec::new(), &schema());
+        assert_eq!(
+            rels.get(&QualifiedName::new("public", "students")),
+            Some(&Vec::new())
+        );
+        assert_eq!(
+            rels.get(&QualifiedName::new("public", "courses")),
+            Some(&Vec::new())
+        );
+        assert_eq!(rels.get(&QualifiedName::new("public", "rooms")), None);
+        // A key that does not hold both foreign keys' columns makes no junction.
+        let keys = [key(3, &[(1, "student_id")])];
+        let rels = derive(&mut relations, &fks, &keys, &[], Vec::new(), &schema());
+        assert_eq!(rels.get(&QualifiedName::new("public", "students")), None);
     }
 
     #[test]

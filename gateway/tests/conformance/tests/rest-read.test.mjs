@@ -383,6 +383,21 @@ describe('embedding', () => {
     )
   })
 
+  test('PGRST200 suggests no other table for one joined only through an unexposed junction', async () => {
+    // student_clubs ↔ students goes through fixture_private.club_members: no relationship,
+    // and, as in PostgREST, no "Perhaps you meant 'students' instead of 'student_clubs'".
+    assertError(
+      await anon().from('student_clubs').select('*, students(*)'),
+      {
+        code: 'PGRST200',
+        details: "Searched for a foreign key relationship between 'student_clubs' and 'students' in the schema 'fixture', but no matches were found.",
+        hint: null,
+        message: "Could not find a relationship between 'student_clubs' and 'students' in the schema cache",
+      },
+      400,
+    )
+  })
+
   test('PGRST200 suggests a close related table name', async () => {
     const result = await anon().from('courses').select('*, student(*)')
     assertError(
@@ -1490,6 +1505,7 @@ describe('OpenAPI', () => {
       '/rooms',
       '/schools',
       '/screened_arrivals',
+      '/student_clubs',
       '/students',
       '/substitutions',
       '/teachers',
