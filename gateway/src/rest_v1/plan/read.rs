@@ -410,7 +410,10 @@ impl Draft {
                     aggregate_cast,
                 } => Some(SelectPlan::Column {
                     column: column(field),
-                    alias: alias.clone().or_else(|| implicit_json_alias(field)),
+                    // An aggregate is named after its function, even over a JSON path.
+                    alias: alias
+                        .clone()
+                        .or_else(|| aggregate.is_none().then(|| implicit_json_alias(field))?),
                     cast: cast.clone(),
                     aggregate: *aggregate,
                     aggregate_cast: aggregate_cast.clone(),

@@ -1599,3 +1599,29 @@ describe('OpenAPI', () => {
     assert.equal(document.definitions.schools.description, 'Establecimientos')
   })
 })
+
+describe('aggregates (PGRST_DB_AGGREGATES_ENABLED=true)', () => {
+  let aggregating
+  before(async () => {
+    aggregating = await spawnFixtureGateway({ PGRST_DB_AGGREGATES_ENABLED: 'true' })
+  })
+  after(async () => {
+    await aggregating?.stop()
+  })
+
+  test('grouped by the other selected columns, named after the function', async () => {
+    const courses = () => anonClient(aggregating).from('courses')
+    assertOk(await courses().select('teacher_id, id.count()').order('teacher_id'), [
+      { teacher_id: 1, count: 2 },
+      { teacher_id: 2, count: 1 },
+    ])
+    assertOk(await courses().select('total:id.count()'), [{ total: 3 }])
+  })
+
+  test('over a JSON path the aggregate keeps its function\'s name, not the last key\'s', async () => {
+    const courses = () => anonClient(aggregating).from('courses')
+    assertOk(await courses().select('settings->weekly->>hours::int.sum()'), [{ sum: 6 }])
+    assertOk(await courses().select('settings->>room.count()'), [{ count: 2 }])
+    assertOk(await courses().select('horas:settings->weekly->>hours::int.sum()'), [{ horas: 6 }])
+  })
+})
