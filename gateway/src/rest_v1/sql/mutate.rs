@@ -186,6 +186,13 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
     };
     sql.push("LATERAL (SELECT ")
         .push_separated(&plan.columns, ", ", |sql, column| {
+            // A data representation's field is read as `json` and parsed by its function.
+            if let Some(function) = &column.json_parser {
+                sql.push(&qualified(&function.schema, &function.name))
+                    .push("(")
+                    .ident(&column.name)
+                    .push(") AS ");
+            }
             sql.ident(&column.name);
         })
         .push(" FROM ")
@@ -195,7 +202,11 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
         .push(") AS _(")
         .push_separated(&plan.columns, ", ", |sql, column| {
             // Declared types come from the catalog (`format_type`), which quotes where needed.
-            sql.ident(&column.name).push(" ").push(&column.sql_type);
+            let sql_type = match column.json_parser {
+                Some(_) => "json",
+                None => &column.sql_type,
+            };
+            sql.ident(&column.name).push(" ").push(sql_type);
         })
         .push(") ) pgrst_body");
 }
@@ -395,6 +406,7 @@ mod tests {
                 name: "a".into(),
                 sql_type: "integer".into(),
                 default: None,
+                json_parser: None,
             }],
             payload: Some(Payload {
                 json: r#"{"a":1}"#.into(),
@@ -434,6 +446,7 @@ mod tests {
             name: "b".into(),
             sql_type: "character varying(3)".into(),
             default: None,
+            json_parser: None,
         });
         plan.values = Some(vec![
             TextValue {
@@ -468,6 +481,41 @@ mod tests {
         assert!(
             sql.sql().starts_with(&format!(
                 r#"WITH pgrst_source AS ( {VALUES_INSERT} ON CONFLICT("a") DO NOTHING RETURNING 1 ) SELECT "#
+            )),
+            "{}",
+            sql.sql()
+        );
+    }
+
+    #[test]
+    fn a_data_representations_field_is_read_as_json_and_parsed_by_its_function() {
+        let mut plan = insert_of_one_object(Returnings::ResponseSettings);
+        plan.columns.push(PayloadColumn {
+            name: "colour".into(),
+            sql_type: "public.colour".into(),
+            default: None,
+            json_parser: Some(QualifiedName::new("public", "colour")),
+        });
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert_eq!(
+            sql.sql(),
+            concat!(
+                r#"INSERT INTO "s"."t"("a", "colour") SELECT "pgrst_body"."a", "pgrst_body"."colour" "#,
+                r#"FROM (SELECT $1::json AS json_data) pgrst_payload, LATERAL (SELECT "a", "public"."colour"("colour") AS "colour" "#,
+                r#"FROM json_to_record(pgrst_payload.json_data) AS _("a" integer, "colour" json) ) pgrst_body "#,
+                "RETURNING nullif(current_setting('response.headers', true), '') AS response_headers, ",
+                "nullif(current_setting('response.status', true), '') AS response_status",
+            )
+        );
+        // PATCH reads the body the same way.
+        plan.mutation = Mutation::Update;
+        plan.returnings = Returnings::One;
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert!(
+            sql.sql().contains(concat!(
+                r#"UPDATE "s"."t" SET "a" = "pgrst_body"."a", "colour" = "pgrst_body"."colour" "#,
+                r#"FROM (SELECT $1::json AS json_data) pgrst_payload, LATERAL (SELECT "a", "public"."colour"("colour") AS "colour" "#,
+                r#"FROM json_to_record(pgrst_payload.json_data) AS _("a" integer, "colour" json) ) pgrst_body"#,
             )),
             "{}",
             sql.sql()
