@@ -52,13 +52,23 @@ pub struct TextValue {
     pub text: Option<String>,
 }
 
+/// A primary-key value of a PUT's URL, which the payload's row must have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PutKey {
+    pub column: String,
+    pub value: String,
+    /// The key column's data representation `text` → domain function, which reads the
+    /// value as it reads any filter's.
+    pub text_parser: Option<QualifiedName>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mutation {
     Insert {
         /// Conflict target and resolution of an upsert.
         on_conflict: Option<(Vec<String>, Resolution)>,
         /// PUT: the primary-key values from the URL, applied to the payload rows.
-        put_keys: Vec<(String, String)>,
+        put_keys: Vec<PutKey>,
     },
     Update,
     Delete,
@@ -285,7 +295,7 @@ fn returnings(relation: &Relation, representation: &ReadNode) -> Returnings {
 }
 
 /// PUT must name exactly the primary key, each with `eq`, and no logic trees (PGRST105).
-fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<(String, String)>, ApiError> {
+fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<PutKey>, ApiError> {
     let query = &request.query;
     if !query.logic.is_empty() || relation.primary_key.is_empty() {
         return Err(ApiError::PutFilters);
@@ -315,7 +325,13 @@ fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<(String, St
                 quantifier: None,
                 value,
             } if path.is_empty() && !filter.negated && filter.field.json_path.is_empty() => {
-                Ok((filter.field.name.clone(), value.clone()))
+                Ok(PutKey {
+                    column: filter.field.name.clone(),
+                    value: value.clone(),
+                    text_parser: relation
+                        .column(&filter.field.name)
+                        .and_then(|column| column.representation.from_text.clone()),
+                })
             }
             _ => Err(ApiError::PutFilters),
         })

@@ -103,8 +103,9 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
  ORDER BY a.attrelid, a.attnum";
 
 /// Data representations, as PostgREST's `dataRepresentations` finds them: implicit casts
-/// through a function the loading role may execute, from a domain to `json` or from `json`
-/// or `text` to a domain (PostgREST also loads domain → `text`, which it never uses).
+/// through a function the authenticator (`$1`, PostgREST's loading role) may execute, from a
+/// domain to `json` or from `json` or `text` to a domain (PostgREST also loads domain →
+/// `text`, which it never uses).
 const DATA_REPRESENTATIONS: &str = "
 SELECT CASE WHEN s.typtype = 'd' THEN c.castsource ELSE c.casttarget END::int8,
        CASE WHEN s.typtype = 'd' THEN 'to_json'
@@ -118,7 +119,7 @@ SELECT CASE WHEN s.typtype = 'd' THEN c.castsource ELSE c.casttarget END::int8,
   JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc
   JOIN pg_catalog.pg_namespace pn ON pn.oid = p.pronamespace
  WHERE c.castcontext = 'i' AND c.castmethod = 'f'
-   AND pg_catalog.has_function_privilege(c.castfunc, 'execute')
+   AND pg_catalog.has_function_privilege($1, c.castfunc, 'execute')
    AND ((s.typtype = 'd' AND c.casttarget = 'pg_catalog.json'::pg_catalog.regtype)
      OR (d.typtype = 'd' AND c.castsource IN ('pg_catalog.json'::pg_catalog.regtype,
                                              'pg_catalog.text'::pg_catalog.regtype)))";
@@ -265,7 +266,9 @@ pub async fn load(
 
     let relation_rows = transaction.query(RELATIONS, &[schemas]).await?;
     let column_rows = transaction.query(COLUMNS, &[schemas]).await?;
-    let representation_rows = transaction.query(DATA_REPRESENTATIONS, &[]).await?;
+    let representation_rows = transaction
+        .query(DATA_REPRESENTATIONS, &[&authenticator])
+        .await?;
     let foreign_key_rows = transaction.query(FOREIGN_KEYS, &[]).await?;
     let primary_key_rows = transaction.query(PRIMARY_KEYS, &[]).await?;
     let view_rows = transaction.query(VIEWS, &[&view_schemas]).await?;

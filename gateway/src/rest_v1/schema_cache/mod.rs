@@ -89,7 +89,7 @@ pub struct Column {
 
 /// PostgREST's "data representations": implicit casts through a function between a domain
 /// and `json` or `text` (`CREATE CAST (color AS json) WITH FUNCTION … AS IMPLICIT`), which
-/// the role loading the cache may execute. A column of such a domain is selected through
+/// the authenticator may execute. A column of such a domain is selected through
 /// `to_json`, its filter values (text from the query string) are read through `from_text`
 /// and its fields in a write's body (read as `json`) through `from_json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -37,11 +37,15 @@
 //! all first (a bad value is the error there, not a key mismatch).
 
 use super::super::execute::ResultShape;
-use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings, TextValue};
+use super::super::plan::mutate::{
+    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
+};
 use super::super::plan::read::Qualifier;
 use super::super::request::preferences::Resolution;
 use super::fragment::{SqlBuilder, ident, qualified};
-use super::read::{BodyFormat, Context, body_expression, node_query, render_condition};
+use super::read::{
+    BodyFormat, Context, body_expression, filter_value, node_query, render_condition,
+};
 
 /// `set_config` counters of really inserted rows: +1 per payload row, −1 per row that
 /// went through `DO UPDATE`.
@@ -234,7 +238,7 @@ fn insert(
     sql: &mut SqlBuilder,
     plan: &MutatePlan,
     on_conflict: Option<&(Vec<String>, Resolution)>,
-    put_keys: &[(String, String)],
+    put_keys: &[PutKey],
 ) {
     sql.push("INSERT INTO ").push(&table(plan));
     if plan.columns.is_empty() {
@@ -256,11 +260,10 @@ fn insert(
 
     let mut conditions = Vec::new();
     // PUT: only payload rows whose key equals the URL's (checked before counting).
-    for (column, value) in put_keys {
+    for key in put_keys {
         let mut condition = SqlBuilder::new();
-        condition
-            .push(&format!("\"pgrst_body\".{} = ", ident(column)))
-            .param(value.clone());
+        condition.push(&format!("\"pgrst_body\".{} = ", ident(&key.column)));
+        filter_value(&mut condition, key.text_parser.as_ref(), key.value.clone());
         conditions.push(condition);
     }
     if plan.count_inserts {
@@ -520,6 +523,26 @@ mod tests {
             "{}",
             sql.sql()
         );
+    }
+
+    #[test]
+    fn a_put_key_of_a_represented_column_is_read_by_its_text_function() {
+        let mut plan = insert_of_one_object(Returnings::One);
+        plan.mutation = Mutation::Insert {
+            on_conflict: Some((vec!["a".into()], Resolution::MergeDuplicates)),
+            put_keys: vec![PutKey {
+                column: "a".into(),
+                value: "00FF00".into(),
+                text_parser: Some(QualifiedName::new("public", "colour")),
+            }],
+        };
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert!(
+            sql.sql().contains(r#"pgrst_body WHERE "pgrst_body"."a" = "public"."colour"($2::text) ON CONFLICT("a") DO UPDATE"#),
+            "{}",
+            sql.sql()
+        );
+        assert_eq!(sql.params()[1].0, "00FF00");
     }
 
     #[test]

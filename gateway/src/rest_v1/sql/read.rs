@@ -153,7 +153,7 @@ fn output_expression(sql: &mut SqlBuilder, qualifier: &str, column: &ColumnRef) 
 
 /// A filter's value from the query string: through the data representation's function
 /// (`text` → domain) in `parser` when there is one, else left for the server to type.
-fn filter_value(sql: &mut SqlBuilder, parser: Option<&QualifiedName>, value: String) {
+pub(crate) fn filter_value(sql: &mut SqlBuilder, parser: Option<&QualifiedName>, value: String) {
     match parser {
         Some(function) => {
             sql.push(&qualified(&function.schema, &function.name))
