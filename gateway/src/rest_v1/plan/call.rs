@@ -10,7 +10,7 @@ use super::super::request::api_request::ApiRequest;
 use super::super::request::media::MediaType;
 use super::super::request::payload::{CallBody, Payload};
 use super::super::schema_cache::{
-    Column, QualifiedName, Relation, Routine, RoutineParam, SchemaCache, Volatility,
+    Column, QualifiedName, Relation, Representation, Routine, RoutineParam, SchemaCache, Volatility,
 };
 use super::fuzzy::FuzzySet;
 use super::read::{Condition, Qualifier, ReadNode, ReadOptions, SelectPlan, plan_read_of};
@@ -461,6 +461,7 @@ fn result_relation(cache: &SchemaCache, routine: &Routine, scalar: bool) -> Rela
                 enum_values: Vec::new(),
                 generated: false,
                 text_input_type: None,
+                representation: Representation::default(),
             }]
         } else {
             Vec::new()

@@ -38,6 +38,9 @@ pub struct PayloadColumn {
     pub sql_type: String,
     /// Default expression, for `Prefer: missing=default`.
     pub default: Option<String>,
+    /// The data representation's `json` → domain function: the field is then read as
+    /// `json` and passed through it.
+    pub json_parser: Option<QualifiedName>,
 }
 
 /// One field of an object inserted with `VALUES`: the text its column's type reads.
@@ -49,13 +52,23 @@ pub struct TextValue {
     pub text: Option<String>,
 }
 
+/// A primary-key value of a PUT's URL, which the payload's row must have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PutKey {
+    pub column: String,
+    pub value: String,
+    /// The key column's data representation `text` → domain function, which reads the
+    /// value as it reads any filter's.
+    pub text_parser: Option<QualifiedName>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mutation {
     Insert {
         /// Conflict target and resolution of an upsert.
         on_conflict: Option<(Vec<String>, Resolution)>,
         /// PUT: the primary-key values from the URL, applied to the payload rows.
-        put_keys: Vec<(String, String)>,
+        put_keys: Vec<PutKey>,
     },
     Update,
     Delete,
@@ -132,6 +145,7 @@ pub fn plan_mutation(
                         name: column.name.clone(),
                         sql_type: column.nominal_type.clone(),
                         default: column.default.clone(),
+                        json_parser: column.representation.from_json.clone(),
                     })
                     .ok_or_else(|| ApiError::UnknownColumn {
                         column: key.clone(),
@@ -222,7 +236,8 @@ pub fn plan_mutation(
 
 /// The object's fields for `INSERT … VALUES`, in `columns` order, when each would reach its
 /// column as `json_to_record` hands it over: every column's type reads JSON values through
-/// its text input, and every field has a text form ([`Payload::text_field`]).
+/// its text input (not through a data representation's `json` parser), and every field has
+/// a text form ([`Payload::text_field`]).
 fn text_values(
     relation: &Relation,
     columns: &[PayloadColumn],
@@ -234,6 +249,9 @@ fn text_values(
     columns
         .iter()
         .map(|column| {
+            if column.json_parser.is_some() {
+                return None;
+            }
             Some(TextValue {
                 type_name: relation.column(&column.name)?.text_input_type.clone()?,
                 text: payload.text_field(&column.name)?,
@@ -277,7 +295,7 @@ fn returnings(relation: &Relation, representation: &ReadNode) -> Returnings {
 }
 
 /// PUT must name exactly the primary key, each with `eq`, and no logic trees (PGRST105).
-fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<(String, String)>, ApiError> {
+fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<PutKey>, ApiError> {
     let query = &request.query;
     if !query.logic.is_empty() || relation.primary_key.is_empty() {
         return Err(ApiError::PutFilters);
@@ -307,9 +325,85 @@ fn put_keys(relation: &Relation, request: &ApiRequest) -> Result<Vec<(String, St
                 quantifier: None,
                 value,
             } if path.is_empty() && !filter.negated && filter.field.json_path.is_empty() => {
-                Ok((filter.field.name.clone(), value.clone()))
+                Ok(PutKey {
+                    column: filter.field.name.clone(),
+                    value: value.clone(),
+                    text_parser: relation
+                        .column(&filter.field.name)
+                        .and_then(|column| column.representation.from_text.clone()),
+                })
             }
             _ => Err(ApiError::PutFilters),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest_v1::request::media::MediaType;
+    use crate::rest_v1::request::payload::table_body;
+    use crate::rest_v1::schema_cache::{Column, Representation};
+
+    fn column(name: &str, json_parser: Option<QualifiedName>) -> (Column, PayloadColumn) {
+        let column = Column {
+            name: name.into(),
+            description: None,
+            nullable: true,
+            data_type: "integer".into(),
+            nominal_type: "integer".into(),
+            max_length: None,
+            default: None,
+            enum_values: Vec::new(),
+            generated: false,
+            text_input_type: Some("pg_catalog.int4".into()),
+            representation: Representation {
+                from_json: json_parser.clone(),
+                ..Representation::default()
+            },
+        };
+        let payload_column = PayloadColumn {
+            name: name.into(),
+            sql_type: "integer".into(),
+            default: None,
+            json_parser,
+        };
+        (column, payload_column)
+    }
+
+    #[test]
+    fn a_field_with_a_json_parser_keeps_the_object_out_of_values() {
+        let (a, a_payload) = column("a", None);
+        let (colour, colour_payload) =
+            column("colour", Some(QualifiedName::new("public", "colour")));
+        let relation = Relation {
+            name: QualifiedName::new("s", "t"),
+            description: None,
+            is_view: false,
+            insertable: true,
+            updatable: true,
+            deletable: true,
+            primary_key: Vec::new(),
+            plain_inserts: true,
+            columns: vec![a, colour],
+        };
+        let payload = table_body(
+            &MediaType::Json,
+            br##"{"a": 1, "colour": "#00FF00"}"##,
+            None,
+        )
+        .unwrap();
+        let plain = text_values(&relation, std::slice::from_ref(&a_payload), &payload);
+        assert_eq!(
+            plain,
+            Some(vec![TextValue {
+                type_name: "pg_catalog.int4".into(),
+                text: Some("1".into()),
+            }])
+        );
+        assert_eq!(
+            text_values(&relation, &[a_payload, colour_payload], &payload),
+            None
+        );
+    }
 }

@@ -31,6 +31,10 @@ pub struct ColumnRef {
     pub json_path: Vec<JsonStep>,
     /// Declared type when the column is known to the cache (computed columns are not).
     pub column_type: Option<String>,
+    /// The data representation function this reference goes through (PostgREST's
+    /// `cfTransform`): in a select, domain → `json` around the column; in a filter,
+    /// `text` → domain around the value. Order terms use the raw column.
+    pub transform: Option<QualifiedName>,
 }
 
 impl ColumnRef {
@@ -397,6 +401,7 @@ impl Draft {
         }
 
         let column = |field: &Field| column_ref(relation, field);
+        let output = |field: &Field| output_column(relation, field);
         let mut select: Vec<SelectPlan> = self
             .items
             .iter()
@@ -408,16 +413,23 @@ impl Draft {
                     cast,
                     aggregate,
                     aggregate_cast,
-                } => Some(SelectPlan::Column {
-                    column: column(field),
-                    // An aggregate is named after its function, even over a JSON path.
-                    alias: alias
-                        .clone()
-                        .or_else(|| aggregate.is_none().then(|| implicit_json_alias(field))?),
-                    cast: cast.clone(),
-                    aggregate: *aggregate,
-                    aggregate_cast: aggregate_cast.clone(),
-                }),
+                } => {
+                    let column = output(field);
+                    // Through a representation, the column keeps its name, not the function's.
+                    let representation_alias = (aggregate.is_none() && column.transform.is_some())
+                        .then(|| field.name.clone());
+                    Some(SelectPlan::Column {
+                        column,
+                        // An aggregate is named after its function, even over a JSON path.
+                        alias: alias
+                            .clone()
+                            .or_else(|| aggregate.is_none().then(|| implicit_json_alias(field))?)
+                            .or(representation_alias),
+                        cast: cast.clone(),
+                        aggregate: *aggregate,
+                        aggregate_cast: aggregate_cast.clone(),
+                    })
+                }
                 SelectItem::Count { alias, cast } => Some(SelectPlan::Count {
                     alias: alias.clone(),
                     cast: cast.clone(),
@@ -441,8 +453,15 @@ impl Draft {
                 ));
             }
         }
-        // With aggregates, `*` becomes explicit columns so they can be grouped by.
-        if (has_aggregates || expand_star) && select.contains(&SelectPlan::Star) {
+        // With aggregates, `*` becomes explicit columns so they can be grouped by; with a
+        // data representation, so that its columns go through their functions.
+        let has_representation = relation
+            .columns
+            .iter()
+            .any(|c| c.representation.to_json.is_some());
+        if (has_aggregates || expand_star || has_representation)
+            && select.contains(&SelectPlan::Star)
+        {
             select = select
                 .into_iter()
                 .flat_map(|item| match item {
@@ -450,8 +469,8 @@ impl Draft {
                         .columns
                         .iter()
                         .map(|c| SelectPlan::Column {
-                            column: column(&Field::column(c.name.clone())),
-                            alias: None,
+                            column: output(&Field::column(c.name.clone())),
+                            alias: c.representation.to_json.as_ref().map(|_| c.name.clone()),
                             cast: None,
                             aggregate: None,
                             aggregate_cast: None,
@@ -499,6 +518,7 @@ impl Draft {
                                 name: field.name.clone(),
                                 json_path: field.json_path.clone(),
                                 column_type: None,
+                                transform: None,
                             },
                         },
                     }
@@ -576,6 +596,28 @@ fn column_ref(relation: &Relation, field: &Field) -> ColumnRef {
         name: field.name.clone(),
         json_path: field.json_path.clone(),
         column_type: relation.column(&field.name).map(|c| c.data_type.clone()),
+        transform: None,
+    }
+}
+
+/// A selected column: through its domain's `json` representation, if any.
+fn output_column(relation: &Relation, field: &Field) -> ColumnRef {
+    ColumnRef {
+        transform: relation
+            .column(&field.name)
+            .and_then(|c| c.representation.to_json.clone()),
+        ..column_ref(relation, field)
+    }
+}
+
+/// A filtered column: its values are read through its domain's `text` representation, if
+/// any (the query string is text; the `json` one is never tried instead).
+fn filter_column(relation: &Relation, field: &Field) -> ColumnRef {
+    ColumnRef {
+        transform: relation
+            .column(&field.name)
+            .and_then(|c| c.representation.from_text.clone()),
+        ..column_ref(relation, field)
     }
 }
 
@@ -611,7 +653,7 @@ fn condition(relation: &Relation, children: &[ChildNode], filter: &Filter) -> Co
         };
     }
     Condition::Filter {
-        column: column_ref(relation, &filter.field),
+        column: filter_column(relation, &filter.field),
         negated: filter.negated,
         operation: filter.operation.clone(),
     }
@@ -642,5 +684,148 @@ fn apply_max_rows(node: &mut ReadNode, max_rows: Option<u64>) {
     }
     for child in &mut node.children {
         apply_max_rows(&mut child.node, max_rows);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::rest_v1::request::query_params::ParseMode;
+    use crate::rest_v1::schema_cache::{Column, Representation};
+    use crate::rest_v1::settings::{RestConfig, TxEnd};
+
+    fn column(name: &str, representation: Representation) -> Column {
+        Column {
+            name: name.into(),
+            description: None,
+            nullable: true,
+            data_type: "integer".into(),
+            nominal_type: "public.colour".into(),
+            max_length: None,
+            default: None,
+            enum_values: Vec::new(),
+            generated: false,
+            text_input_type: None,
+            representation,
+        }
+    }
+
+    /// `s.t(id, colour)`, `colour` of a domain with json and text representations.
+    fn cache() -> SchemaCache {
+        let colour = Representation {
+            to_json: Some(QualifiedName::new("public", "colour_json")),
+            from_text: Some(QualifiedName::new("public", "colour_text")),
+            from_json: Some(QualifiedName::new("public", "colour_from_json")),
+        };
+        let relation = Relation {
+            name: QualifiedName::new("s", "t"),
+            description: None,
+            is_view: false,
+            insertable: true,
+            updatable: true,
+            deletable: true,
+            primary_key: vec!["id".into()],
+            plain_inserts: true,
+            columns: vec![
+                column("id", Representation::default()),
+                column("colour", colour),
+            ],
+        };
+        SchemaCache {
+            config: RestConfig {
+                schemas: vec!["s".into()],
+                extra_search_path: Vec::new(),
+                max_rows: None,
+                anon_role: "anon".into(),
+                aggregates_enabled: false,
+                plan_enabled: false,
+                tx_end: TxEnd::Commit,
+                pre_request: None,
+            },
+            relations: HashMap::from([(relation.name.clone(), relation)]),
+            relationships: HashMap::new(),
+            routines: HashMap::new(),
+            role_settings: HashMap::new(),
+            schema_descriptions: HashMap::new(),
+        }
+    }
+
+    fn plan(query: &str) -> ReadNode {
+        let query = QueryParams::parse(query, ParseMode::Relation).unwrap();
+        let options = ReadOptions {
+            max_rows: None,
+            aggregates_enabled: false,
+        };
+        plan_read(&cache(), "s", "t", &query, (None, 0), options).unwrap()
+    }
+
+    fn selected(node: &ReadNode) -> Vec<(String, Option<String>, Option<String>)> {
+        node.select
+            .iter()
+            .map(|item| match item {
+                SelectPlan::Column { column, alias, .. } => (
+                    column.name.clone(),
+                    alias.clone(),
+                    column.transform.as_ref().map(|f| f.name.clone()),
+                ),
+                other => (other.output_name(), None, None),
+            })
+            .collect()
+    }
+
+    fn transform(name: &str) -> Option<String> {
+        Some(name.to_owned())
+    }
+
+    #[test]
+    fn a_represented_column_is_selected_through_its_json_function_under_its_name() {
+        let node = plan("select=id,colour,c:colour");
+        assert_eq!(
+            selected(&node),
+            [
+                ("id".into(), None, None),
+                (
+                    "colour".into(),
+                    transform("colour"),
+                    transform("colour_json")
+                ),
+                ("colour".into(), transform("c"), transform("colour_json")),
+            ]
+        );
+    }
+
+    #[test]
+    fn star_is_expanded_when_a_column_has_a_representation() {
+        for query in ["select=*", ""] {
+            assert_eq!(
+                selected(&plan(query)),
+                [
+                    ("id".into(), None, None),
+                    (
+                        "colour".into(),
+                        transform("colour"),
+                        transform("colour_json")
+                    ),
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn filters_parse_their_values_with_the_text_function_and_orders_use_the_column() {
+        let node = plan("select=id&colour=eq.00FF00&order=colour");
+        let Condition::Filter { column, .. } = &node.conditions[0] else {
+            panic!("{:?}", node.conditions);
+        };
+        assert_eq!(
+            column.transform,
+            Some(QualifiedName::new("public", "colour_text"))
+        );
+        let OrderBy::Column(column) = &node.order[0].by else {
+            panic!("{:?}", node.order);
+        };
+        assert_eq!(column.transform, None);
     }
 }

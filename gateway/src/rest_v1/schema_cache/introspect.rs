@@ -12,8 +12,8 @@ use tokio_postgres::{Client, Row};
 use super::node_tree::{ViewColumn, view_columns};
 use super::relationships::{self, ForeignKey, KeyConstraint, ViewInfo};
 use super::{
-    Column, QualifiedName, Relation, Relationship, Routine, RoutineParam, RoutineReturn,
-    SchemaCache, Volatility,
+    Column, QualifiedName, Relation, Relationship, Representation, Routine, RoutineParam,
+    RoutineReturn, SchemaCache, Volatility,
 };
 use crate::config::RestSettings;
 use crate::rest_v1::settings::RestConfig;
@@ -95,7 +95,8 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
              AND t.oid NOT IN ('pg_catalog.json'::pg_catalog.regtype, 'pg_catalog.jsonb'::pg_catalog.regtype)
              AND NOT (t.typtype = 'd' AND (t.typcategory = 'U' OR t.typtypmod >= 0 OR bt.typtype = 'd'))
             THEN pg_catalog.quote_ident(tn.nspname) || '.' || pg_catalog.quote_ident(t.typname)
-       END
+       END,
+       a.atttypid::int8
   FROM pg_catalog.pg_attribute a
   JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -111,6 +112,28 @@ SELECT a.attrelid::int8, a.attname::text, col.description,
    AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
    AND n.nspname = ANY ($1::text[])
  ORDER BY a.attrelid, a.attnum";
+
+/// Data representations, as PostgREST's `dataRepresentations` finds them: implicit casts
+/// through a function the authenticator (`$1`, PostgREST's loading role) may execute, from a
+/// domain to `json` or from `json` or `text` to a domain (PostgREST also loads domain →
+/// `text`, which it never uses).
+const DATA_REPRESENTATIONS: &str = "
+SELECT CASE WHEN s.typtype = 'd' THEN c.castsource ELSE c.casttarget END::int8,
+       CASE WHEN s.typtype = 'd' THEN 'to_json'
+            WHEN c.castsource = 'pg_catalog.json'::pg_catalog.regtype THEN 'from_json'
+            ELSE 'from_text'
+       END,
+       pn.nspname::text, p.proname::text
+  FROM pg_catalog.pg_cast c
+  JOIN pg_catalog.pg_type s ON s.oid = c.castsource
+  JOIN pg_catalog.pg_type d ON d.oid = c.casttarget
+  JOIN pg_catalog.pg_proc p ON p.oid = c.castfunc
+  JOIN pg_catalog.pg_namespace pn ON pn.oid = p.pronamespace
+ WHERE c.castcontext = 'i' AND c.castmethod = 'f'
+   AND pg_catalog.has_function_privilege($1, c.castfunc, 'execute')
+   AND ((s.typtype = 'd' AND c.casttarget = 'pg_catalog.json'::pg_catalog.regtype)
+     OR (d.typtype = 'd' AND c.castsource IN ('pg_catalog.json'::pg_catalog.regtype,
+                                             'pg_catalog.text'::pg_catalog.regtype)))";
 
 /// Every foreign key of the database, with both sides' columns in key order, and whether
 /// the referencing columns are exactly a primary key or unique constraint (one-to-one).
@@ -254,6 +277,9 @@ pub async fn load(
 
     let relation_rows = transaction.query(RELATIONS, &[schemas]).await?;
     let column_rows = transaction.query(COLUMNS, &[schemas]).await?;
+    let representation_rows = transaction
+        .query(DATA_REPRESENTATIONS, &[&authenticator])
+        .await?;
     let foreign_key_rows = transaction.query(FOREIGN_KEYS, &[]).await?;
     let primary_key_rows = transaction.query(PRIMARY_KEYS, &[]).await?;
     let view_rows = transaction.query(VIEWS, &[&view_schemas]).await?;
@@ -263,8 +289,26 @@ pub async fn load(
     let description_rows = transaction.query(SCHEMA_DESCRIPTIONS, &[schemas]).await?;
     transaction.commit().await?;
 
+    let mut representations: HashMap<u32, Representation> = HashMap::new();
+    for row in &representation_rows {
+        let representation = representations.entry(oid(row, 0)).or_default();
+        let function = Some(QualifiedName::new(
+            row.get::<_, String>(2),
+            row.get::<_, String>(3),
+        ));
+        match row.get::<_, &str>(1) {
+            "to_json" => representation.to_json = function,
+            "from_json" => representation.from_json = function,
+            _ => representation.from_text = function,
+        }
+    }
+
     let mut columns_by_relation: HashMap<u32, Vec<Column>> = HashMap::new();
     for row in &column_rows {
+        let representation = representations
+            .get(&oid(row, 11))
+            .cloned()
+            .unwrap_or_default();
         columns_by_relation
             .entry(oid(row, 0))
             .or_default()
@@ -279,6 +323,7 @@ pub async fn load(
                 enum_values: row.get(8),
                 generated: row.get(9),
                 text_input_type: row.get(10),
+                representation,
             });
     }
 

@@ -83,6 +83,20 @@ pub struct Column {
     /// composites, `json` and `jsonb` (and domains over them, with a typmod or over another
     /// domain).
     pub text_input_type: Option<String>,
+    /// The data representation of the column's domain, if any.
+    pub representation: Representation,
+}
+
+/// PostgREST's "data representations": implicit casts through a function between a domain
+/// and `json` or `text` (`CREATE CAST (color AS json) WITH FUNCTION … AS IMPLICIT`), which
+/// the authenticator may execute. A column of such a domain is selected through
+/// `to_json`, its filter values (text from the query string) are read through `from_text`
+/// and its fields in a write's body (read as `json`) through `from_json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Representation {
+    pub to_json: Option<QualifiedName>,
+    pub from_text: Option<QualifiedName>,
+    pub from_json: Option<QualifiedName>,
 }
 
 impl Column {

@@ -37,11 +37,15 @@
 //! all first (a bad value is the error there, not a key mismatch).
 
 use super::super::execute::ResultShape;
-use super::super::plan::mutate::{MutatePlan, Mutation, PayloadColumn, Returnings, TextValue};
+use super::super::plan::mutate::{
+    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
+};
 use super::super::plan::read::Qualifier;
 use super::super::request::preferences::Resolution;
 use super::fragment::{SqlBuilder, ident, qualified};
-use super::read::{BodyFormat, Context, body_expression, node_query, render_condition};
+use super::read::{
+    BodyFormat, Context, body_expression, filter_value, node_query, render_condition,
+};
 
 /// `set_config` counters of really inserted rows: +1 per payload row, −1 per row that
 /// went through `DO UPDATE`.
@@ -186,6 +190,13 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
     };
     sql.push("LATERAL (SELECT ")
         .push_separated(&plan.columns, ", ", |sql, column| {
+            // A data representation's field is read as `json` and parsed by its function.
+            if let Some(function) = &column.json_parser {
+                sql.push(&qualified(&function.schema, &function.name))
+                    .push("(")
+                    .ident(&column.name)
+                    .push(") AS ");
+            }
             sql.ident(&column.name);
         })
         .push(" FROM ")
@@ -195,7 +206,11 @@ fn payload_source(sql: &mut SqlBuilder, plan: &MutatePlan) {
         .push(") AS _(")
         .push_separated(&plan.columns, ", ", |sql, column| {
             // Declared types come from the catalog (`format_type`), which quotes where needed.
-            sql.ident(&column.name).push(" ").push(&column.sql_type);
+            let sql_type = match column.json_parser {
+                Some(_) => "json",
+                None => &column.sql_type,
+            };
+            sql.ident(&column.name).push(" ").push(sql_type);
         })
         .push(") ) pgrst_body");
 }
@@ -223,7 +238,7 @@ fn insert(
     sql: &mut SqlBuilder,
     plan: &MutatePlan,
     on_conflict: Option<&(Vec<String>, Resolution)>,
-    put_keys: &[(String, String)],
+    put_keys: &[PutKey],
 ) {
     sql.push("INSERT INTO ").push(&table(plan));
     if plan.columns.is_empty() {
@@ -245,11 +260,10 @@ fn insert(
 
     let mut conditions = Vec::new();
     // PUT: only payload rows whose key equals the URL's (checked before counting).
-    for (column, value) in put_keys {
+    for key in put_keys {
         let mut condition = SqlBuilder::new();
-        condition
-            .push(&format!("\"pgrst_body\".{} = ", ident(column)))
-            .param(value.clone());
+        condition.push(&format!("\"pgrst_body\".{} = ", ident(&key.column)));
+        filter_value(&mut condition, key.text_parser.as_ref(), key.value.clone());
         conditions.push(condition);
     }
     if plan.count_inserts {
@@ -395,6 +409,7 @@ mod tests {
                 name: "a".into(),
                 sql_type: "integer".into(),
                 default: None,
+                json_parser: None,
             }],
             payload: Some(Payload {
                 json: r#"{"a":1}"#.into(),
@@ -434,6 +449,7 @@ mod tests {
             name: "b".into(),
             sql_type: "character varying(3)".into(),
             default: None,
+            json_parser: None,
         });
         plan.values = Some(vec![
             TextValue {
@@ -472,6 +488,61 @@ mod tests {
             "{}",
             sql.sql()
         );
+    }
+
+    #[test]
+    fn a_data_representations_field_is_read_as_json_and_parsed_by_its_function() {
+        let mut plan = insert_of_one_object(Returnings::ResponseSettings);
+        plan.columns.push(PayloadColumn {
+            name: "colour".into(),
+            sql_type: "public.colour".into(),
+            default: None,
+            json_parser: Some(QualifiedName::new("public", "colour")),
+        });
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert_eq!(
+            sql.sql(),
+            concat!(
+                r#"INSERT INTO "s"."t"("a", "colour") SELECT "pgrst_body"."a", "pgrst_body"."colour" "#,
+                r#"FROM (SELECT $1::json AS json_data) pgrst_payload, LATERAL (SELECT "a", "public"."colour"("colour") AS "colour" "#,
+                r#"FROM json_to_record(pgrst_payload.json_data) AS _("a" integer, "colour" json) ) pgrst_body "#,
+                "RETURNING nullif(current_setting('response.headers', true), '') AS response_headers, ",
+                "nullif(current_setting('response.status', true), '') AS response_status",
+            )
+        );
+        // PATCH reads the body the same way.
+        plan.mutation = Mutation::Update;
+        plan.returnings = Returnings::One;
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert!(
+            sql.sql().contains(concat!(
+                r#"UPDATE "s"."t" SET "a" = "pgrst_body"."a", "colour" = "pgrst_body"."colour" "#,
+                r#"FROM (SELECT $1::json AS json_data) pgrst_payload, LATERAL (SELECT "a", "public"."colour"("colour") AS "colour" "#,
+                r#"FROM json_to_record(pgrst_payload.json_data) AS _("a" integer, "colour" json) ) pgrst_body"#,
+            )),
+            "{}",
+            sql.sql()
+        );
+    }
+
+    #[test]
+    fn a_put_key_of_a_represented_column_is_read_by_its_text_function() {
+        let mut plan = insert_of_one_object(Returnings::One);
+        plan.mutation = Mutation::Insert {
+            on_conflict: Some((vec!["a".into()], Resolution::MergeDuplicates)),
+            put_keys: vec![PutKey {
+                column: "a".into(),
+                value: "00FF00".into(),
+                text_parser: Some(QualifiedName::new("public", "colour")),
+            }],
+        };
+        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        assert!(
+            sql.sql().contains(r#"pgrst_body WHERE "pgrst_body"."a" = "public"."colour"($2::text) ON CONFLICT("a") DO UPDATE"#),
+            "{}",
+            sql.sql()
+        );
+        assert_eq!(sql.params()[1].0, "00FF00");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::super::request::ast::{
     Direction, FtsOperator, IsValue, JoinType, JsonKey, JsonStep, LogicOperator, Nulls, Operation,
     Operator, Quantifier,
 };
-use super::super::schema_cache::{Cardinality, Relationship};
+use super::super::schema_cache::{Cardinality, QualifiedName, Relationship};
 use super::fragment::{SqlBuilder, ident, qualified};
 
 /// What the response body is built as.
@@ -137,6 +137,36 @@ fn column_expression(sql: &mut SqlBuilder, qualifier: &str, column: &ColumnRef) 
     json_path(sql, &base, column.is_json(), &column.json_path);
 }
 
+/// A selected column: through its data representation's function (domain → `json`) when it
+/// has one, JSON path included, as PostgREST applies it.
+fn output_expression(sql: &mut SqlBuilder, qualifier: &str, column: &ColumnRef) {
+    match &column.transform {
+        Some(function) => {
+            sql.push(&qualified(&function.schema, &function.name))
+                .push("(");
+            column_expression(sql, qualifier, column);
+            sql.push(")");
+        }
+        None => column_expression(sql, qualifier, column),
+    }
+}
+
+/// A filter's value from the query string: through the data representation's function
+/// (`text` → domain) in `parser` when there is one, else left for the server to type.
+pub(crate) fn filter_value(sql: &mut SqlBuilder, parser: Option<&QualifiedName>, value: String) {
+    match parser {
+        Some(function) => {
+            sql.push(&qualified(&function.schema, &function.name))
+                .push("(")
+                .typed_param(value, "text")
+                .push(")");
+        }
+        None => {
+            sql.param(value);
+        }
+    }
+}
+
 fn json_path(sql: &mut SqlBuilder, base: &str, is_json: bool, path: &[JsonStep]) {
     if path.is_empty() {
         sql.push(base);
@@ -184,7 +214,7 @@ fn select_item(sql: &mut SqlBuilder, qualifier: &str, item: &SelectPlan) {
             if cast.is_some() {
                 sql.push("CAST( ");
             }
-            column_expression(sql, qualifier, column);
+            output_expression(sql, qualifier, column);
             if let Some(cast) = cast {
                 // The parser only lets letters, digits, `_`, `$` and spaces through.
                 sql.push(" AS ").push(cast).push(" )");
@@ -442,7 +472,7 @@ fn hoisted_input(sql: &mut SqlBuilder, qualifier: &str, item: &SelectPlan) {
             if cast.is_some() {
                 sql.push("CAST( ");
             }
-            column_expression(sql, qualifier, column);
+            output_expression(sql, qualifier, column);
             if let Some(cast) = cast {
                 sql.push(" AS ").push(cast).push(" )");
             }
@@ -756,26 +786,37 @@ fn filter_expression(
         } => {
             column_expression(sql, qualifier, column);
             sql.push(" ").push(operator.sql()).push(" ");
-            let value = match operator {
-                Operator::Like | Operator::Ilike => value.replace('*', "%"),
-                _ => value.clone(),
+            // Patterns and `isdistinct` values are compared as they are, as in PostgREST.
+            let (value, parser) = match operator {
+                Operator::Like | Operator::Ilike => (value.replace('*', "%"), None),
+                Operator::IsDistinct => (value.clone(), None),
+                _ => (value.clone(), column.transform.as_ref()),
             };
             match quantifier {
                 Some(Quantifier::Any) => {
-                    sql.push("ANY(").param(value).push(")");
+                    sql.push("ANY(");
+                    filter_value(sql, parser, value);
+                    sql.push(")");
                 }
                 Some(Quantifier::All) => {
-                    sql.push("ALL(").param(value).push(")");
+                    sql.push("ALL(");
+                    filter_value(sql, parser, value);
+                    sql.push(")");
                 }
-                None => {
-                    sql.param(value);
-                }
+                None => filter_value(sql, parser, value),
             }
         }
         Operation::In(values) => {
             column_expression(sql, qualifier, column);
             if values.len() == 1 && values[0].is_empty() {
                 sql.push(" = ANY('{}')");
+            } else if let Some(function) = &column.transform {
+                // Each element through the representation's `text` parser, as a set.
+                sql.push(" = ANY ((SELECT ")
+                    .push(&qualified(&function.schema, &function.name))
+                    .push("(unnest(")
+                    .typed_param(array_literal(values), "text[]")
+                    .push("))))");
             } else {
                 sql.push(" = ANY (").param(array_literal(values)).push(")");
             }
@@ -884,6 +925,82 @@ pub(crate) fn count_query(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rest_v1::request::ast::JsonStep;
+    use crate::rest_v1::schema_cache::QualifiedName;
+
+    fn colour(transform: &str) -> ColumnRef {
+        ColumnRef {
+            name: "colour".into(),
+            json_path: Vec::<JsonStep>::new(),
+            column_type: Some("integer".into()),
+            transform: Some(QualifiedName::new("public", transform)),
+        }
+    }
+
+    fn compare(operator: Operator, value: &str) -> Condition {
+        Condition::Filter {
+            column: colour("colour_text"),
+            negated: false,
+            operation: Operation::Compare {
+                operator,
+                quantifier: None,
+                value: value.into(),
+            },
+        }
+    }
+
+    #[test]
+    fn data_representations_format_selected_columns_and_parse_filter_values() {
+        let node = ReadNode {
+            relation: QualifiedName::new("s", "t"),
+            qualifier: Qualifier::Table(QualifiedName::new("s", "t")),
+            select: vec![SelectPlan::Column {
+                column: colour("colour_json"),
+                alias: Some("colour".into()),
+                cast: Some("text".into()),
+                aggregate: None,
+                aggregate_cast: None,
+            }],
+            conditions: vec![
+                compare(Operator::Eq, "00FF00"),
+                compare(Operator::Like, "*FF*"),
+                compare(Operator::IsDistinct, "0"),
+                Condition::Filter {
+                    column: colour("colour_text"),
+                    negated: true,
+                    operation: Operation::In(vec!["000000".into(), "FFFFFF".into()]),
+                },
+            ],
+            order: vec![OrderPlan {
+                by: OrderBy::Column(ColumnRef {
+                    transform: None,
+                    ..colour("unused")
+                }),
+                direction: None,
+                nulls: None,
+            }],
+            limit: None,
+            offset: 0,
+            children: Vec::new(),
+            depth: 0,
+            from_cte: false,
+        };
+        let mut sql = SqlBuilder::new();
+        node_query(&mut sql, &node, None);
+        assert_eq!(
+            sql.sql(),
+            concat!(
+                r#"SELECT CAST( "public"."colour_json"("s"."t"."colour") AS text ) AS "colour" FROM "s"."t" "#,
+                r#"WHERE "s"."t"."colour" = "public"."colour_text"($1::text) "#,
+                r#"AND "s"."t"."colour" LIKE $2 "#,
+                r#"AND "s"."t"."colour" IS DISTINCT FROM $3 "#,
+                r#"AND NOT "s"."t"."colour" = ANY ((SELECT "public"."colour_text"(unnest($4::text[])))) "#,
+                r#"ORDER BY "s"."t"."colour""#,
+            )
+        );
+        let params: Vec<&str> = sql.params().iter().map(|p| p.0.as_str()).collect();
+        assert_eq!(params, ["00FF00", "%FF%", "0", r#"{"000000","FFFFFF"}"#]);
+    }
 
     #[test]
     fn array_literals_quote_every_element() {

@@ -1457,6 +1457,57 @@ describe('row-level security and views', () => {
   })
 })
 
+describe('data representations (a domain read through its cast functions)', () => {
+  // houses.colour is an integer domain with implicit casts to json and from text (see
+  // school.sql): PostgREST selects it through colour_json and reads filter values with
+  // colour(text). Red is 16711680, blue 255, green's colour is null.
+  const houses = [
+    { id: 1, name: 'Alianza Roja', colour: '#FF0000' },
+    { id: 2, name: 'Alianza Azul', colour: '#0000FF' },
+    { id: 3, name: 'Alianza Verde', colour: null },
+  ]
+
+  test('a selected column, *, the implicit select and CSV show the json representation', async () => {
+    assertOk(await anon().from('houses').select('id, name, colour').order('id'), houses)
+    assertOk(await anon().from('houses').select('*').order('id'), houses)
+    assertOk(await anon().from('houses').select().order('id'), houses)
+    assertOk(await anon().from('houses').select('id, colour').eq('id', 1).csv(), 'id,colour\n1,"""#FF0000"""')
+  })
+
+  test('under an alias, with a cast on top, and inside an embedded resource', async () => {
+    assertOk(await anon().from('houses').select('tono:colour, texto:colour::text').eq('id', 2), [
+      { tono: '#0000FF', texto: '"#0000FF"' },
+    ])
+    assertOk(await anon().from('house_points').select('points, houses(name, colour)').order('id'), [
+      { points: 10, houses: { name: 'Alianza Roja', colour: '#FF0000' } },
+      { points: 7, houses: { name: 'Alianza Azul', colour: '#0000FF' } },
+    ])
+    assertOk(await anon().from('house_points').select('reason, houses(*)').eq('id', 2), [
+      { reason: 'Coro', houses: houses[1] },
+    ])
+  })
+
+  test('filter values go through the text parser, in lists too; order uses the stored integer', async () => {
+    assertOk(await anon().from('houses').select('id').eq('colour', 'FF0000'), [{ id: 1 }])
+    assertOk(await anon().from('houses').select('id').eq('colour', '#ff0000'), [{ id: 1 }])
+    assertOk(await anon().from('houses').select('id').in('colour', ['0000FF', 'FF0000']).order('id'), [{ id: 1 }, { id: 2 }])
+    assertOk(await anon().from('houses').select('id').not('colour', 'in', '(0000FF)').order('id'), [{ id: 1 }])
+    assertOk(await anon().from('houses').select('id').gt('colour', '0000FF'), [{ id: 1 }])
+    assertOk(await anon().from('houses').select('id').order('colour', { nullsFirst: true }), [{ id: 3 }, { id: 2 }, { id: 1 }])
+    assertOk(await anon().from('house_points').select('id, houses!inner(id)').eq('houses.colour', '0000FF'), [
+      { id: 2, houses: { id: 2 } },
+    ])
+  })
+
+  test('a value the parser refuses is its error', async () => {
+    assertError(
+      await anon().from('houses').select('id').eq('colour', 'rojo'),
+      { code: '22P02', details: null, hint: null, message: '"r" is not a valid hexadecimal digit' },
+      400,
+    )
+  })
+})
+
 describe('OpenAPI', () => {
   async function openApi(supabase) {
     const response = await supabase.schema(FIXTURE_SCHEMA).fetch(`${gateway.url}/rest/v1/`)
@@ -1497,6 +1548,8 @@ describe('OpenAPI', () => {
       '/course_search',
       '/courses',
       '/enrollments',
+      '/house_points',
+      '/houses',
       '/lesson_notes',
       '/logged_arrivals',
       '/my_courses',
@@ -1526,6 +1579,7 @@ describe('OpenAPI', () => {
       '/rpc/check_grade',
       '/rpc/check_request',
       '/rpc/close_course',
+      '/rpc/colour',
       '/rpc/courses_of',
       '/rpc/courses_of_domain',
       '/rpc/created_note',
