@@ -89,13 +89,24 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         },
     };
 
+    let rollback = rollback_wanted(config, &api.preferences);
     if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
+        // In the call's own transaction: `EXPLAIN ANALYZE` of a volatile function runs it.
         let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::query(&request.batches, context, explained).await?;
-        let mut parts = ResponseParts::new(200);
-        parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
-        parts.body = Some(super::plan::explain::body(&rows, *json));
-        return Ok(parts.into_response());
+        let rows = execute::explain(
+            &request.pool,
+            &request.batches,
+            context,
+            mode,
+            explained,
+            rollback,
+        )
+        .await?;
+        return Ok(super::plan::explain::response(
+            &negotiated.media,
+            &rows,
+            *json,
+        ));
     }
 
     // 4. One transaction; its end depends on the outcome.
@@ -103,7 +114,6 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         negotiated.media,
         MediaType::Singular | MediaType::SingularStripped
     );
-    let rollback = rollback_wanted(config, &api.preferences);
     let checks = OutcomeChecks {
         put: false,
         singular,

@@ -393,6 +393,43 @@ async fn run_on(
     Ok(outcome)
 }
 
+/// Runs a write's or call's `EXPLAIN` in the transaction the statement itself would have
+/// (`EXPLAIN ANALYZE` executes it), ended as PostgREST ends it: with a rollback when
+/// `Prefer: tx=rollback` or `db-tx-end` asks for one, else a commit. Returns its rows.
+pub async fn explain(
+    pool: &ApiPool,
+    batches: &Rc<TransactionBatches>,
+    context: Arc<RequestContext>,
+    mode: TransactionMode,
+    statement: SqlBuilder,
+    rollback: bool,
+) -> Result<Vec<Row>, ApiError> {
+    if !rollback && mode.isolation == DEFAULT_ISOLATION {
+        let access = if mode.read_only {
+            Access::ReadOnly
+        } else {
+            Access::ReadWrite
+        };
+        let statements = Rc::from([owned(statement)]);
+        let results = batched(batches, &context, access, &statements)
+            .await
+            .map_err(|failure| database_error(failure, context.anonymous))?;
+        return Ok(results.into_iter().next().unwrap_or_default());
+    }
+    on_connection(pool, context, move |connection, context| {
+        Box::pin(async move {
+            let (sql, params) = statement.into_parts();
+            let params = texts(&params);
+            let statements = [Query::new(&sql, &params)];
+            let results = send(connection, &context, mode, &statements, End::Caller).await?;
+            let end = if rollback { "ROLLBACK" } else { "COMMIT" };
+            connection.pipeline(&[Query::new(end, &[])]).await?;
+            Ok(results.into_iter().next().unwrap_or_default())
+        })
+    })
+    .await
+}
+
 /// Runs one statement in a read-only request transaction and returns its rows (OpenAPI
 /// privileges, `EXPLAIN` output).
 pub async fn query(

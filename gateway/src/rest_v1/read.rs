@@ -104,10 +104,11 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
     if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
         let explained = super::plan::explain::statement(statement, *json, *options);
         let rows = execute::query(&request.batches, request.context.clone(), explained).await?;
-        let mut parts = ResponseParts::new(200);
-        parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
-        parts.body = Some(super::plan::explain::body(&rows, *json));
-        return Ok(parts.into_response());
+        return Ok(super::plan::explain::response(
+            &negotiated.media,
+            &rows,
+            *json,
+        ));
     }
 
     let outcome = execute::read(

@@ -48,7 +48,7 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
     let relation = find_relation(cache, &api.schema, table)?;
     let plan = plan_mutation(cache, relation, api, payload)?;
     api.preferences.check_strict()?;
-    let negotiated = negotiate(&api.accept, false)?;
+    let negotiated = negotiate(&api.accept, cache.config.plan_enabled)?;
     let (statement, shape) = mutate_statement(
         &plan,
         if plan.representation.is_some() {
@@ -90,14 +90,32 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
             anonymous: request.context.anonymous,
         });
     }
+    let mode = TransactionMode {
+        read_only: false,
+        isolation: "READ COMMITTED",
+    };
+    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
+        let explained = super::plan::explain::statement(statement, *json, *options);
+        let rows = execute::explain(
+            &request.pool,
+            &request.batches,
+            request.context.clone(),
+            mode,
+            explained,
+            rollback,
+        )
+        .await?;
+        return Ok(super::plan::explain::response(
+            &negotiated.media,
+            &rows,
+            *json,
+        ));
+    }
     let outcome = execute::run(
         &request.pool,
         &request.batches,
         request.context.clone(),
-        TransactionMode {
-            read_only: false,
-            isolation: "READ COMMITTED",
-        },
+        mode,
         statement,
         shape,
         checks,

@@ -1,7 +1,12 @@
 //! `application/vnd.pgrst.plan`: the statement's `EXPLAIN` instead of its rows (only when
 //! `PGRST_DB_PLAN_ENABLED` / `pgrst.db_plan_enabled` allows it).
 
+use actix_web::HttpResponse;
+use actix_web::http::header;
 use serde_json::Value;
+
+use super::super::request::media::MediaType;
+use super::super::response::ResponseParts;
 
 use super::super::request::media::PlanOptions;
 use super::super::sql::fragment::SqlBuilder;
@@ -42,4 +47,12 @@ pub fn body(rows: &[crate::db::wire::Row], json: bool) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// The response: the plan under its media type (`…plan+json; for="…"`), status 200.
+pub fn response(media: &MediaType, rows: &[crate::db::wire::Row], json: bool) -> HttpResponse {
+    let mut parts = ResponseParts::new(200);
+    parts.header(header::CONTENT_TYPE, media.content_type());
+    parts.body = Some(body(rows, json));
+    parts.into_response()
 }

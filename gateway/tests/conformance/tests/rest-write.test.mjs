@@ -1277,3 +1277,47 @@ describe('gateway limits and hooks', () => {
     assert.deepEqual(await response.json(), { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' })
   })
 })
+
+describe('plans of writes and calls (PGRST_DB_PLAN_ENABLED=true, PGRST_DB_TX_END=commit-allow-override)', () => {
+  let planning
+  const stored = (sql) => planning.admin(async (admin) => (await admin.query(sql)).rows)
+  before(async () => {
+    planning = await spawnFixtureGateway({ PGRST_DB_PLAN_ENABLED: 'true', PGRST_DB_TX_END: 'commit-allow-override' })
+  })
+  after(async () => {
+    await planning?.stop()
+  })
+
+  test('explain() of an insert, an update and a delete: the plan, and nothing written', async () => {
+    const students = () => anonClient(planning).from('students')
+    const insert = await students().insert({ id: 80, name: 'Plan' }).select().explain({ format: 'json' })
+    assert.equal(insert.status, 200)
+    assert.equal(insert.error, null)
+    assert.equal(JSON.stringify(insert.data).includes('"Operation":"Insert"'), true)
+    const update = await students().update({ nickname: 'x' }).eq('id', 1).explain()
+    assert.equal(update.status, 200)
+    assert.match(update.data, /Update on students/)
+    const remove = await students().delete().eq('id', 2).explain()
+    assert.match(remove.data, /Delete on students/)
+    assert.deepEqual(await stored('SELECT id FROM fixture.students WHERE id = 80'), [])
+    assert.deepEqual(await stored('SELECT nickname FROM fixture.students WHERE id = 1'), [{ nickname: 'Dieguito' }])
+  })
+
+  test('explain({ analyze: true }) runs the write in its own transaction: kept, unless rolled back', async () => {
+    const students = () => anonClient(planning).from('students')
+    const rolledBack = await students().insert({ id: 81, name: 'Ensayo' }).explain({ analyze: true }).rollback()
+    assert.equal(rolledBack.status, 200)
+    assert.match(rolledBack.data, /actual time=/)
+    assert.deepEqual(await stored('SELECT id FROM fixture.students WHERE id = 81'), [])
+    const kept = await students().insert({ id: 82, name: 'Analizada' }).explain({ analyze: true })
+    assert.equal(kept.status, 200)
+    assert.deepEqual(await stored('SELECT name FROM fixture.students WHERE id = 82'), [{ name: 'Analizada' }])
+  })
+
+  test('explain({ analyze: true }) of a volatile function runs it read-write', async () => {
+    const result = await serviceClient(planning).rpc('enroll', { course: 1, student: 3 }).explain({ analyze: true }).rollback()
+    assert.equal(result.error, null)
+    assert.equal(result.status, 200)
+    assert.match(result.data, /Function Scan on enroll/)
+  })
+})
