@@ -106,7 +106,7 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
         let rows = execute::query(&request.batches, request.context.clone(), explained).await?;
         let mut parts = ResponseParts::new(200);
         parts.header(header::CONTENT_TYPE, negotiated.media.content_type());
-        parts.body = Some(super::plan::explain::body(&rows, *json));
+        parts.body = Some(super::plan::explain::body(&rows, *json).into_bytes());
         return Ok(parts.into_response());
     }
 
