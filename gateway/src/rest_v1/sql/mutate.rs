@@ -52,7 +52,7 @@ const UNCOUNT_UPDATE: &str = "set_config('pgrst.inserted', (coalesce(nullif(curr
 const RESPONSE_GUCS: &str = "nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status";
 
 /// The whole write statement and the shape of its result.
-pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> (SqlBuilder, ResultShape) {
+pub fn mutate_statement(plan: &MutatePlan, body: &BodyFormat) -> (SqlBuilder, ResultShape) {
     let mut sql = SqlBuilder::with_capacity(1024);
     if plan.returnings == Returnings::ResponseSettings
         && let Mutation::Insert {
@@ -92,11 +92,11 @@ pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> (SqlBuilder, Res
     let representation = plan
         .representation
         .as_ref()
-        .filter(|_| body != BodyFormat::None);
-    sql.push(if representation.is_some() {
+        .filter(|_| *body != BodyFormat::None);
+    sql.push(&if representation.is_some() {
         body_expression(body)
     } else {
-        "''::text"
+        "''::text".into()
     });
     sql.push(" AS body, ")
         .push(RESPONSE_GUCS)
@@ -406,6 +406,7 @@ mod tests {
             conditions: Vec::new(),
             returnings,
             representation: None,
+            selects_whole_rows: true,
             location_keys: None,
             count_inserts: false,
             values: None,
@@ -421,7 +422,7 @@ mod tests {
     fn an_insert_returning_the_response_gucs_has_no_cte() {
         let (sql, shape) = mutate_statement(
             &insert_of_one_object(Returnings::ResponseSettings),
-            BodyFormat::None,
+            &BodyFormat::None,
         );
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(sql.sql(), format!("{INSERT} RETURNING {RESPONSE_GUCS}"));
@@ -449,7 +450,7 @@ mod tests {
             r#"INSERT INTO "s"."t"("a", "b") SELECT "pgrst_body"."a", "pgrst_body"."b" "#,
             r#"FROM (VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL::pg_catalog."varchar")) pgrst_body("a", "b")"#,
         );
-        let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, shape) = mutate_statement(&plan, &BodyFormat::None);
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(
             sql.sql(),
@@ -463,7 +464,7 @@ mod tests {
             on_conflict: Some((vec!["a".into()], Resolution::IgnoreDuplicates)),
             put_keys: Vec::new(),
         };
-        let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, shape) = mutate_statement(&plan, &BodyFormat::None);
         assert_eq!(shape, ResultShape::Summary);
         assert!(
             sql.sql().starts_with(&format!(
@@ -477,7 +478,7 @@ mod tests {
     #[test]
     fn other_writes_keep_postgrests_cte_and_summary_row() {
         let (sql, shape) =
-            mutate_statement(&insert_of_one_object(Returnings::One), BodyFormat::None);
+            mutate_statement(&insert_of_one_object(Returnings::One), &BodyFormat::None);
         assert_eq!(shape, ResultShape::Summary);
         assert_eq!(
             sql.sql(),
