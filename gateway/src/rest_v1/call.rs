@@ -143,7 +143,8 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     // 5. Response, like a read's.
     let total = match api.preferences.count {
         Some(Count::Exact | Count::Estimated) => outcome.total.or(Some(outcome.page_total)),
-        _ => None,
+        // Not counted: none, unless no row came back at all (a total of 0).
+        _ => outcome.total,
     };
     let lower = api.range.limit_offset().1;
     let (content_range, status) =

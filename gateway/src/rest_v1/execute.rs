@@ -227,6 +227,20 @@ impl ResultShape {
     fn outcome(self, results: &[Vec<Row>]) -> Result<StatementOutcome, Failure> {
         match self {
             ResultShape::Summary => {
+                // Only a call answered by a media type handler's cast of its single scalar
+                // has a body that aggregates nothing; past its one row (an offset) there is
+                // no row at all, which PostgREST reads as no rows of a total of 0.
+                if results.first().is_some_and(Vec::is_empty) {
+                    return Ok(StatementOutcome {
+                        total: Some(0),
+                        page_total: 0,
+                        header: Vec::new(),
+                        body: Vec::new(),
+                        response_headers: None,
+                        response_status: None,
+                        inserted: None,
+                    });
+                }
                 let row = first_row(results, "statement")?;
                 Ok(StatementOutcome {
                     total: row.try_get(0)?,
@@ -679,6 +693,13 @@ fn pool_error(error: &ApiPoolError) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_without_a_row_is_no_rows_of_a_total_of_zero() {
+        let outcome = ResultShape::Summary.outcome(&[Vec::new()]).unwrap();
+        assert_eq!((outcome.total, outcome.page_total), (Some(0), 0));
+        assert!(outcome.body.is_empty());
+    }
 
     #[test]
     fn bodies_are_read_as_sent_whatever_their_type() {

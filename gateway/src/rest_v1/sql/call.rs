@@ -28,7 +28,9 @@ pub fn call_statement(
     sql.push(" )");
     let total = match count {
         CountMode::None => "null::bigint".to_owned(),
-        CountMode::Exact { .. } if !has_range => "pg_catalog.count(_postgrest_t)".to_owned(),
+        CountMode::Exact { .. } if !has_range && !casts_scalar(plan, body) => {
+            "pg_catalog.count(_postgrest_t)".to_owned()
+        }
         CountMode::Exact { .. } => {
             sql.push(", pgrst_source_count AS ( ");
             count_query(&mut sql, &plan.read, None);
@@ -57,6 +59,12 @@ pub fn call_statement(
     sql
 }
 
+/// Whether the body is a single scalar cast to a media type handler's domain: one row per
+/// row read, no aggregate (so no count over the same rows either).
+fn casts_scalar(plan: &CallPlan, body: &BodyFormat) -> bool {
+    matches!(body, BodyFormat::Handler { .. }) && plan.scalar && !plan.routine.returns.set_of
+}
+
 /// The body of a call's response: bare values for scalars, objects for composites; a
 /// media type handler gets a single scalar itself (cast to the handler's domain, or
 /// aggregated), anything else as the rows.
@@ -66,8 +74,7 @@ fn body_expression(plan: &CallPlan, body: &BodyFormat) -> String {
     }
     let set_of = plan.routine.returns.set_of;
     if let BodyFormat::Handler { function, .. } = body
-        && plan.scalar
-        && !set_of
+        && casts_scalar(plan, body)
     {
         return format!(
             "{}(_postgrest_t.pgrst_scalar)",
@@ -298,6 +305,20 @@ mod tests {
         assert_eq!(
             body_expression(&scalar_call(true), &aggregate),
             r#""test"."outfunc_agg"(_postgrest_t)"#
+        );
+        // Nothing is aggregated, so an exact count is taken over its own rows.
+        let counted = call_statement(
+            &scalar_call(false),
+            &handler,
+            CountMode::Exact { limit: None },
+            false,
+        );
+        assert!(
+            counted.sql().contains(
+                "(SELECT pg_catalog.count(*) FROM pgrst_source_count) AS total_result_set"
+            ),
+            "{}",
+            counted.sql()
         );
     }
 
