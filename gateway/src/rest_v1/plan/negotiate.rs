@@ -13,11 +13,9 @@
 //! 1 and 2 apply only when the whole row is selected (`select=*`, no embedding): the
 //! aggregate takes the relation's row type (#3160).
 
-use std::collections::HashMap;
-
 use super::super::error::ApiError;
 use super::super::request::media::MediaType;
-use super::super::schema_cache::{HandlerTarget, MediaHandler, QualifiedName};
+use super::super::schema_cache::{HandlerTarget, MediaHandler, MediaHandlers, QualifiedName};
 use super::super::sql::read::BodyFormat;
 
 /// What the client will get, decided by `Accept`.
@@ -33,7 +31,7 @@ pub struct Negotiated {
 /// What is being answered, for the handler lookup.
 #[derive(Debug, Clone, Copy)]
 pub struct Produced<'a> {
-    pub handlers: &'a HashMap<(HandlerTarget, MediaType), MediaHandler>,
+    pub handlers: &'a MediaHandlers,
     /// The relation read or written; for a call, the relation of its result's row type,
     /// or the function itself (both in the function's schema, as PostgREST names them).
     pub target: &'a QualifiedName,
@@ -99,16 +97,13 @@ fn built_in(media: &MediaType) -> Option<(MediaType, BodyFormat)> {
 
 impl Produced<'_> {
     fn lookup(&self, media: &MediaType) -> Option<(MediaType, BodyFormat)> {
-        let own = HandlerTarget::Named(self.target.clone());
-        let custom = |target: &HandlerTarget, media: &MediaType| {
-            self.handlers
-                .get(&(target.clone(), media.clone()))
-                .map(custom_body)
-        };
-        self.default_select
-            .then(|| custom(&own, &MediaType::Any).or_else(|| custom(&own, media)))
-            .flatten()
-            .or_else(|| custom(&HandlerTarget::AnyElement, media))
+        let own = self
+            .default_select
+            .then(|| self.handlers.named.get(self.target))
+            .flatten();
+        own.and_then(|own| own.get(&MediaType::Any).or_else(|| own.get(media)))
+            .or_else(|| self.handlers.any_element.get(media))
+            .map(custom_body)
             .or_else(|| built_in(media))
     }
 }
@@ -140,8 +135,9 @@ mod tests {
     }
 
     /// Handlers like PostgREST's test fixtures.
-    fn handlers() -> HashMap<(HandlerTarget, MediaType), MediaHandler> {
-        [
+    fn handlers() -> MediaHandlers {
+        let mut handlers = MediaHandlers::default();
+        for (handler, key) in [
             (
                 handler("twkb_agg", Some("lines"), "application/vnd.twkb"),
                 None,
@@ -160,13 +156,11 @@ mod tests {
                 handler("some_agg", Some("some_numbers"), "application/octet-stream"),
                 Some("*/*"),
             ),
-        ]
-        .into_iter()
-        .map(|(handler, key)| {
+        ] {
             let key = key.map_or_else(|| handler.media.clone(), MediaType::decode);
-            ((handler.target.clone(), key), handler)
-        })
-        .collect()
+            handlers.insert(key, handler);
+        }
+        handlers
     }
 
     fn pick(table: &str, select_all: bool, accept: &str) -> Result<(String, BodyFormat), String> {

@@ -12,8 +12,8 @@ use tokio_postgres::{Client, Row};
 use super::node_tree::{ViewColumn, view_columns};
 use super::relationships::{self, ForeignKey, KeyConstraint, ViewInfo};
 use super::{
-    Column, HandlerTarget, MediaHandler, QualifiedName, Relation, Relationship, Routine,
-    RoutineParam, RoutineReturn, SchemaCache, Volatility,
+    Column, HandlerTarget, MediaHandler, MediaHandlers, QualifiedName, Relation, Relationship,
+    Routine, RoutineParam, RoutineReturn, SchemaCache, Volatility,
 };
 use crate::config::RestSettings;
 use crate::rest_v1::request::media::MediaType;
@@ -409,7 +409,7 @@ pub async fn load(
         routines: HashMap::new(),
         role_settings: HashMap::new(),
         schema_descriptions: HashMap::new(),
-        media_handlers: HashMap::new(),
+        media_handlers: MediaHandlers::default(),
         config: config.clone(),
     };
     for row in &routine_rows {
@@ -434,12 +434,9 @@ pub async fn load(
         cache.schema_descriptions.insert(row.get(0), row.get(1));
     }
     for row in &handler_rows {
-        let handler = media_handler(row);
-        let lookup = MediaType::decode(row.get(4));
-        // As PostgREST's map is built from the rows: a later one for the same key wins.
         cache
             .media_handlers
-            .insert((handler.target.clone(), lookup), handler);
+            .insert(MediaType::decode(row.get(4)), media_handler(row));
     }
     Ok(cache)
 }

@@ -215,7 +215,7 @@ pub enum Volatility {
 }
 
 /// What a media type handler of the database serves.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HandlerTarget {
     /// An aggregate over `anyelement`: every relation (and function result).
     AnyElement,
@@ -237,6 +237,29 @@ pub struct MediaHandler {
     pub media: MediaType,
 }
 
+/// Media type handlers by what they serve and the media type they answer (the domain's
+/// name, lower-cased and decoded as an `Accept` entry is). Two maps, so a request looks its
+/// handlers up without building a key.
+#[derive(Debug, Clone, Default)]
+pub struct MediaHandlers {
+    /// Handlers of one relation (or function).
+    pub named: HashMap<QualifiedName, HashMap<MediaType, MediaHandler>>,
+    /// Handlers over `anyelement`: every relation's.
+    pub any_element: HashMap<MediaType, MediaHandler>,
+}
+
+impl MediaHandlers {
+    /// Adds a handler; a later one for the same key replaces the earlier (PostgREST's map is
+    /// built from its rows the same way).
+    pub fn insert(&mut self, media: MediaType, handler: MediaHandler) {
+        let handlers = match &handler.target {
+            HandlerTarget::AnyElement => &mut self.any_element,
+            HandlerTarget::Named(name) => self.named.entry(name.clone()).or_default(),
+        };
+        handlers.insert(media, handler);
+    }
+}
+
 /// The whole cache, with the settings it was loaded under.
 #[derive(Debug, Clone)]
 pub struct SchemaCache {
@@ -249,9 +272,7 @@ pub struct SchemaCache {
     pub role_settings: HashMap<String, Vec<(String, String)>>,
     /// Comments on the exposed schemas.
     pub schema_descriptions: HashMap<String, String>,
-    /// Media type handlers by what they serve and the media type they answer (the domain's
-    /// name, lower-cased and decoded as an `Accept` entry is).
-    pub media_handlers: HashMap<(HandlerTarget, MediaType), MediaHandler>,
+    pub media_handlers: MediaHandlers,
 }
 
 impl SchemaCache {
