@@ -10,7 +10,7 @@ use super::Request;
 use super::error::ApiError;
 use super::execute::{self, OutcomeChecks, RequestContext, ResultShape, TransactionMode};
 use super::plan::call::{Invocation, plan_call, resolve};
-use super::read::negotiate;
+use super::plan::negotiate::{Produced, negotiate};
 use super::request::media::MediaType;
 use super::request::payload::{call_body, check_columns_body};
 use super::request::preferences::{Action, Count};
@@ -54,7 +54,26 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         single_object,
     )?;
     let plan = plan_call(cache, routine, api, &invocation, single_object)?;
-    let negotiated = negotiate(&api.accept, config.plan_enabled)?;
+    // Handlers are looked up for the relation of the result's rows, else for the function
+    // itself, by name in the function's schema (as PostgREST does).
+    let target = super::schema_cache::QualifiedName::new(
+        routine.name.schema.clone(),
+        routine
+            .returns
+            .relation
+            .as_ref()
+            .map_or(&routine.name.name, |relation| &relation.name)
+            .clone(),
+    );
+    let negotiated = negotiate(
+        &api.accept,
+        &Produced {
+            handlers: &cache.media_handlers,
+            target: &target,
+            default_select: plan.read.selects_whole_rows(),
+            plan_enabled: config.plan_enabled,
+        },
+    )?;
     api.preferences.check_strict()?;
     let max_affected = api.preferences.max_affected();
     if max_affected.is_some() && !routine.returns.set_of {
@@ -76,7 +95,7 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
         Some(Count::Exact | Count::Estimated) => CountMode::Exact { limit: None },
         Some(Count::Planned) | None => CountMode::None,
     };
-    let statement = call_statement(&plan, body_format, count_mode, has_range);
+    let statement = call_statement(&plan, &body_format, count_mode, has_range);
     let mut context = RequestContext::clone(&request.context);
     context.function_settings = routine.settings.clone();
     let context = Arc::new(context);
@@ -134,7 +153,8 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     // 5. Response, like a read's.
     let total = match api.preferences.count {
         Some(Count::Exact | Count::Estimated) => outcome.total.or(Some(outcome.page_total)),
-        _ => None,
+        // Not counted: none, unless no row came back at all (a total of 0).
+        _ => outcome.total,
     };
     let lower = api.range.limit_offset().1;
     let (content_range, status) =

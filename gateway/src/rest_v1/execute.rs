@@ -31,6 +31,7 @@ use std::sync::{Arc, OnceLock};
 use deadpool::managed::TimeoutType;
 use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
+use tokio_postgres::types::{FromSql, Type};
 
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
@@ -132,7 +133,7 @@ fn set_config_statement(count: usize) -> Cow<'static, str> {
 pub struct ReadOutcome {
     pub total: Option<i64>,
     pub page_total: i64,
-    pub body: String,
+    pub body: Vec<u8>,
     pub response_headers: Option<String>,
     pub response_status: Option<String>,
     /// `EXPLAIN (FORMAT JSON)` estimate of the count query, when asked for.
@@ -166,11 +167,34 @@ fn read_outcome(results: &[Vec<Row>]) -> Result<ReadOutcome, Failure> {
     Ok(ReadOutcome {
         total: row.try_get(0)?,
         page_total: row.try_get(1)?,
-        body: row.try_get(2)?,
+        body: row.try_get::<RawValue>(2)?.0,
         response_headers: row.try_get(3)?,
         response_status: row.try_get(4)?,
         planned_total: results.get(1).and_then(|rows| planned_rows(rows)),
     })
+}
+
+/// A column's value exactly as the server sent it (binary format), whatever its type; NULL
+/// is empty. Bodies are read so: `text` and `json` are their UTF-8 text, and a media type
+/// handler's `bytea` (or `jsonb`, with its version byte) reaches the client as PostgREST
+/// sends it.
+struct RawValue(Vec<u8>);
+
+impl<'a> FromSql<'a> for RawValue {
+    fn from_sql(
+        _ty: &Type,
+        raw: &'a [u8],
+    ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(RawValue(raw.to_vec()))
+    }
+
+    fn from_sql_null(_ty: &Type) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+        Ok(RawValue(Vec::new()))
+    }
+
+    fn accepts(_ty: &Type) -> bool {
+        true
+    }
 }
 
 /// What a write or function-call statement returns (see `sql::mutate`, `sql::call`).
@@ -180,7 +204,7 @@ pub struct StatementOutcome {
     pub page_total: i64,
     /// `Location` parts of a single inserted row (`key=eq.value`).
     pub header: Vec<String>,
-    pub body: String,
+    pub body: Vec<u8>,
     pub response_headers: Option<String>,
     pub response_status: Option<String>,
     /// Rows really inserted by an upsert (`None` when not counted).
@@ -203,12 +227,26 @@ impl ResultShape {
     fn outcome(self, results: &[Vec<Row>]) -> Result<StatementOutcome, Failure> {
         match self {
             ResultShape::Summary => {
+                // Only a call answered by a media type handler's cast of its single scalar
+                // has a body that aggregates nothing; past its one row (an offset) there is
+                // no row at all, which PostgREST reads as no rows of a total of 0.
+                if results.first().is_some_and(Vec::is_empty) {
+                    return Ok(StatementOutcome {
+                        total: Some(0),
+                        page_total: 0,
+                        header: Vec::new(),
+                        body: Vec::new(),
+                        response_headers: None,
+                        response_status: None,
+                        inserted: None,
+                    });
+                }
                 let row = first_row(results, "statement")?;
                 Ok(StatementOutcome {
                     total: row.try_get(0)?,
                     page_total: row.try_get(1)?,
                     header: row.try_get(2)?,
-                    body: row.try_get(3)?,
+                    body: row.try_get::<RawValue>(3)?.0,
                     response_headers: row.try_get(4)?,
                     response_status: row.try_get(5)?,
                     inserted: row.try_get(6)?,
@@ -224,7 +262,7 @@ impl ResultShape {
                     total: None,
                     page_total: i64::try_from(rows.len()).unwrap_or(i64::MAX),
                     header: Vec::new(),
-                    body: String::new(),
+                    body: Vec::new(),
                     response_headers,
                     response_status,
                     inserted: None,
@@ -692,6 +730,25 @@ fn pool_error(error: &ApiPoolError) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_without_a_row_is_no_rows_of_a_total_of_zero() {
+        let outcome = ResultShape::Summary.outcome(&[Vec::new()]).unwrap();
+        assert_eq!((outcome.total, outcome.page_total), (Some(0), 0));
+        assert!(outcome.body.is_empty());
+    }
+
+    #[test]
+    fn bodies_are_read_as_sent_whatever_their_type() {
+        let read = |ty: &Type, raw: Option<&[u8]>| RawValue::from_sql_nullable(ty, raw).unwrap().0;
+        assert_eq!(read(&Type::TEXT, Some("año".as_bytes())), "año".as_bytes());
+        // A handler's bytes and jsonb (with its version byte) as PostgREST sends them.
+        assert_eq!(read(&Type::BYTEA, Some(&[0x89, b'P', 0])), [0x89, b'P', 0]);
+        assert_eq!(read(&Type::JSONB, Some(b"\x01{}")), b"\x01{}");
+        assert!(RawValue::accepts(&Type::XML));
+        // A handler may return NULL (a function without a row): an empty body.
+        assert!(read(&Type::BYTEA, None).is_empty());
+    }
 
     #[test]
     fn connection_failures_map_like_postgrest() {

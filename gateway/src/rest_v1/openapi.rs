@@ -73,7 +73,7 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         "application/openapi+json; charset=utf-8",
     );
     if request.api.method != Method::HEAD {
-        parts.body = Some(document.to_string());
+        parts.body = Some(document.to_string().into_bytes());
     }
     Ok(parts.into_response())
 }

@@ -6,60 +6,12 @@ use actix_web::http::{Method, header};
 use super::Request;
 use super::error::ApiError;
 use super::execute;
+use super::plan::negotiate::{Produced, negotiate};
 use super::plan::read::{ReadOptions, find_relation, plan_read_of};
 use super::request::media::MediaType;
 use super::request::preferences::{Action, Count};
 use super::response::{PageEnd, ResponseParts, options as options_response};
 use super::sql::read::{BodyFormat, CountMode, count_statement, read_statement};
-
-/// What the client will get, decided by `Accept`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Negotiated {
-    pub media: MediaType,
-    pub body: BodyFormat,
-    /// EXPLAIN instead of data (`application/vnd.pgrst.plan`).
-    pub plan: Option<MediaType>,
-}
-
-fn body_for(media: &MediaType) -> Option<(MediaType, BodyFormat)> {
-    Some(match media {
-        MediaType::Json | MediaType::Any => {
-            (MediaType::Json, BodyFormat::Array { strip_nulls: false })
-        }
-        MediaType::ArrayStripped => (media.clone(), BodyFormat::Array { strip_nulls: true }),
-        MediaType::Singular => (media.clone(), BodyFormat::Object { strip_nulls: false }),
-        MediaType::SingularStripped => (media.clone(), BodyFormat::Object { strip_nulls: true }),
-        MediaType::Csv => (media.clone(), BodyFormat::Csv),
-        MediaType::GeoJson => (media.clone(), BodyFormat::GeoJson),
-        _ => return None,
-    })
-}
-
-/// The first acceptable type of `Accept` that a read can produce (PGRST107 otherwise).
-pub fn negotiate(accept: &[MediaType], plan_enabled: bool) -> Result<Negotiated, ApiError> {
-    for media in accept {
-        if let MediaType::Plan { for_type, .. } = media {
-            if plan_enabled && let Some((_, body)) = body_for(for_type) {
-                return Ok(Negotiated {
-                    media: media.clone(),
-                    body,
-                    plan: Some(media.clone()),
-                });
-            }
-            continue;
-        }
-        if let Some((media, body)) = body_for(media) {
-            return Ok(Negotiated {
-                media,
-                body,
-                plan: None,
-            });
-        }
-    }
-    Err(ApiError::UnsupportedMediaType(
-        accept.iter().map(MediaType::mime).collect(),
-    ))
-}
 
 pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiError> {
     let api = &request.api;
@@ -77,7 +29,15 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
             aggregates_enabled: config.aggregates_enabled,
         },
     )?;
-    let negotiated = negotiate(&api.accept, config.plan_enabled)?;
+    let negotiated = negotiate(
+        &api.accept,
+        &Produced {
+            handlers: &cache.media_handlers,
+            target: &relation.name,
+            default_select: plan.selects_whole_rows(),
+            plan_enabled: config.plan_enabled,
+        },
+    )?;
     api.preferences.check_strict()?;
 
     let head = api.method == Method::HEAD;
@@ -190,31 +150,4 @@ pub fn options(request: &Request, table: &str) -> Result<HttpResponse, ApiError>
         allow.push_str(",DELETE");
     }
     Ok(options_response(&allow))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rest_v1::request::media::parse_accept;
-
-    #[test]
-    fn negotiation_picks_the_first_producible_type() {
-        let pick = |accept: &str| negotiate(&parse_accept(Some(accept)), false).map(|n| n.media);
-        assert_eq!(pick("*/*"), Ok(MediaType::Json));
-        assert_eq!(pick("text/csv, application/json"), Ok(MediaType::Csv));
-        assert_eq!(
-            pick("application/vnd.pgrst.object+json"),
-            Ok(MediaType::Singular)
-        );
-        let error = pick("text/unknowntype").unwrap_err();
-        assert_eq!(
-            error.body()["message"],
-            "None of these media types are available: text/unknowntype"
-        );
-        assert_eq!(
-            pick("application/vnd.pgrst.plan+json").unwrap_err().code(),
-            "PGRST107"
-        );
-        assert!(negotiate(&parse_accept(Some("application/vnd.pgrst.plan+json")), true).is_ok());
-    }
 }

@@ -21,8 +21,9 @@ pub struct ResponseParts {
     pub status: u16,
     /// In order. Values that are not valid header text are left out when added.
     pub headers: Vec<(HeaderName, HeaderValue)>,
-    /// `None` for HEAD and bodiless statuses.
-    pub body: Option<String>,
+    /// `None` for HEAD and bodiless statuses. Bytes: a media type handler's answer need not
+    /// be text.
+    pub body: Option<Vec<u8>>,
 }
 
 /// How a page of rows ends, a read's or a call's: what follows its status, `Content-Range`
@@ -39,7 +40,7 @@ pub struct PageEnd<'a> {
     pub response_headers: Option<&'a str>,
     pub response_status: Option<&'a str>,
     /// The rows; `None` for `HEAD`.
-    pub body: Option<String>,
+    pub body: Option<Vec<u8>>,
 }
 
 impl ResponseParts {
@@ -125,7 +126,7 @@ impl ResponseParts {
                 offset: end.offset,
                 total: end.total.unwrap_or(0),
             };
-            self.body = Some(error.body().to_string());
+            self.body = Some(error.body().to_string().into_bytes());
             return Ok(self.into_response());
         }
         self.apply_gucs(end.response_headers, end.response_status)?;
@@ -298,7 +299,7 @@ mod tests {
             total: Some(3),
             response_headers: Some(r#"[{"X-Cielo":"1"}]"#),
             response_status: Some("203"),
-            body: body.map(str::to_owned),
+            body: body.map(|text| text.as_bytes().to_vec()),
         };
         (parts, end)
     }

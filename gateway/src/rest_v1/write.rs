@@ -8,8 +8,8 @@ use super::Request;
 use super::error::{ApiError, PgError};
 use super::execute::{self, OutcomeChecks, StatementOutcome, TransactionMode};
 use super::plan::mutate::plan_mutation;
+use super::plan::negotiate::{Produced, negotiate};
 use super::plan::read::find_relation;
-use super::read::negotiate;
 use super::request::media::MediaType;
 use super::request::payload::{check_columns_body, table_body};
 use super::request::preferences::{Action, Count, Preferences, Resolution, Return, Tx};
@@ -48,10 +48,18 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
     let relation = find_relation(cache, &api.schema, table)?;
     let plan = plan_mutation(cache, relation, api, payload)?;
     api.preferences.check_strict()?;
-    let negotiated = negotiate(&api.accept, cache.config.plan_enabled)?;
+    let negotiated = negotiate(
+        &api.accept,
+        &Produced {
+            handlers: &cache.media_handlers,
+            target: &relation.name,
+            default_select: plan.selects_whole_rows,
+            plan_enabled: cache.config.plan_enabled,
+        },
+    )?;
     let (statement, shape) = mutate_statement(
         &plan,
-        if plan.representation.is_some() {
+        &if plan.representation.is_some() {
             negotiated.body
         } else {
             BodyFormat::None

@@ -53,6 +53,6 @@ pub fn body(rows: &[crate::db::wire::Row], json: bool) -> String {
 pub fn response(media: &MediaType, rows: &[crate::db::wire::Row], json: bool) -> HttpResponse {
     let mut parts = ResponseParts::new(200);
     parts.header(header::CONTENT_TYPE, media.content_type());
-    parts.body = Some(body(rows, json));
+    parts.body = Some(body(rows, json).into_bytes());
     parts.into_response()
 }

@@ -4,5 +4,6 @@ pub mod call;
 pub mod explain;
 pub mod fuzzy;
 pub mod mutate;
+pub mod negotiate;
 pub mod read;
 pub mod relationship;

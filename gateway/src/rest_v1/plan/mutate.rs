@@ -87,6 +87,8 @@ pub struct MutatePlan {
     pub returnings: Returnings,
     /// The read over the returned rows (`return=representation` only).
     pub representation: Option<ReadNode>,
+    /// `select=*` without embedding (a relation's media type handler may answer).
+    pub selects_whole_rows: bool,
     /// Primary-key columns for `Location` (`return=headers-only` inserts).
     pub location_keys: Option<Vec<String>>,
     /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
@@ -226,6 +228,7 @@ pub fn plan_mutation(
         payload,
         missing_default,
         returnings,
+        selects_whole_rows: representation.selects_whole_rows(),
         representation: (preferences.representation == Some(Return::Representation))
             .then_some(representation),
         location_keys,

@@ -145,6 +145,12 @@ impl ReadNode {
         self.select.iter().any(SelectPlan::is_aggregate)
     }
 
+    /// `select=*` (or no `select`) and nothing embedded: the rows are the relation's own,
+    /// so a media type handler of the relation may take them.
+    pub fn selects_whole_rows(&self) -> bool {
+        matches!(self.select.as_slice(), [SelectPlan::Star]) && self.children.is_empty()
+    }
+
     /// True when nothing is selected here or below (`rel()`): only the join remains.
     pub fn is_empty(&self) -> bool {
         self.select.is_empty() && self.children.iter().all(|child| child.node.is_empty())
@@ -749,6 +755,7 @@ mod tests {
             routines: HashMap::new(),
             role_settings: HashMap::new(),
             schema_descriptions: HashMap::new(),
+            media_handlers: Default::default(),
         }
     }
 

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 /// Options of an `application/vnd.pgrst.plan` request, in PostgREST's rendering order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct PlanOptions {
     pub analyze: bool,
     pub verbose: bool,
@@ -29,7 +29,7 @@ impl PlanOptions {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum MediaType {
     Json,
     /// `application/vnd.pgrst.array+json;nulls=stripped`

@@ -12,10 +12,11 @@ use tokio_postgres::{Client, Row};
 use super::node_tree::{ViewColumn, view_columns};
 use super::relationships::{self, ForeignKey, KeyConstraint, ViewInfo};
 use super::{
-    Column, QualifiedName, Relation, Relationship, Representation, Routine, RoutineParam,
-    RoutineReturn, SchemaCache, Volatility,
+    Column, HandlerTarget, MediaHandler, MediaHandlers, QualifiedName, Relation, Relationship,
+    Representation, Routine, RoutineParam, RoutineReturn, SchemaCache, Volatility,
 };
 use crate::config::RestSettings;
+use crate::rest_v1::request::media::MediaType;
 use crate::rest_v1::settings::RestConfig;
 
 /// PostgREST's in-database configuration: `pgrst.*` settings of the authenticator role;
@@ -234,6 +235,44 @@ SELECT pn.nspname::text, p.proname::text, d.description, p.provolatile::text, p.
    AND p.prorettype <> 'pg_catalog.trigger'::regtype
  ORDER BY pn.nspname, p.proname, p.pronargs";
 
+/// Media type handlers (PostgREST's `mediaHandlers`): aggregates of the exposed schemas
+/// over one relation's row type (or `anyelement`) whose result is a domain named like a
+/// media type; and functions of the exposed schemas returning such a domain (not `SETOF`),
+/// whose handler is the domain itself. Columns: handler schema and name, target schema and
+/// name, the media type as looked up (lower-cased), the media type answered.
+const MEDIA_HANDLERS: &str = r"
+WITH all_relations AS (
+  SELECT reltype FROM pg_catalog.pg_class WHERE relkind IN ('v', 'r', 'm', 'f', 'p')
+  UNION
+  SELECT oid FROM pg_catalog.pg_type WHERE typname = 'anyelement'
+),
+media_types AS (
+  SELECT t.oid, t.typname, lower(t.typname) AS lookup_name, t.typnamespace,
+         CASE t.typname WHEN '*/*' THEN 'application/octet-stream' ELSE t.typname END AS resolved
+    FROM pg_catalog.pg_type t
+   WHERE t.typbasetype <> 0
+     AND (t.typname ~* '^[A-Za-z0-9.-]+/[A-Za-z0-9.\+-]+$' OR t.typname = '*/*')
+)
+SELECT ps.nspname::text, p.proname::text, ans.nspname::text, an.typname::text,
+       mt.lookup_name::text, mt.resolved::text
+  FROM media_types mt
+  JOIN pg_catalog.pg_proc p ON p.prorettype = mt.oid
+  JOIN pg_catalog.pg_namespace ps ON ps.oid = p.pronamespace
+  JOIN pg_catalog.pg_aggregate agg ON agg.aggfnoid = p.oid
+  JOIN pg_catalog.pg_type an ON an.oid = p.proargtypes[0]
+  JOIN pg_catalog.pg_namespace ans ON ans.oid = an.typnamespace
+ WHERE ps.nspname = ANY ($1::text[]) AND p.pronargs = 1
+   AND an.oid IN (SELECT reltype FROM all_relations)
+UNION
+SELECT ts.nspname::text, mt.typname::text, ps.nspname::text, p.proname::text,
+       mt.lookup_name::text, mt.resolved::text
+  FROM pg_catalog.pg_proc p
+  JOIN pg_catalog.pg_namespace ps ON ps.oid = p.pronamespace
+  JOIN media_types mt ON p.prorettype = mt.oid
+  JOIN pg_catalog.pg_namespace ts ON ts.oid = mt.typnamespace
+ WHERE ps.nspname = ANY ($1::text[]) AND NOT p.proretset AND p.prokind = 'f'
+ ORDER BY 1, 2, 3, 4, 5";
+
 /// Settings of roles the authenticator may switch to (`ALTER ROLE anon SET …`); the
 /// database-specific value wins over the global one.
 const ROLE_SETTINGS: &str = "
@@ -287,6 +326,7 @@ pub async fn load(
     let routine_rows = transaction.query(ROUTINES, &[schemas]).await?;
     let role_rows = transaction.query(ROLE_SETTINGS, &[&authenticator]).await?;
     let description_rows = transaction.query(SCHEMA_DESCRIPTIONS, &[schemas]).await?;
+    let handler_rows = transaction.query(MEDIA_HANDLERS, &[schemas]).await?;
     transaction.commit().await?;
 
     let mut representations: HashMap<u32, Representation> = HashMap::new();
@@ -414,6 +454,7 @@ pub async fn load(
         routines: HashMap::new(),
         role_settings: HashMap::new(),
         schema_descriptions: HashMap::new(),
+        media_handlers: MediaHandlers::default(),
         config: config.clone(),
     };
     for row in &routine_rows {
@@ -437,7 +478,25 @@ pub async fn load(
     for row in &description_rows {
         cache.schema_descriptions.insert(row.get(0), row.get(1));
     }
+    for row in &handler_rows {
+        cache
+            .media_handlers
+            .insert(MediaType::decode(row.get(4)), media_handler(row));
+    }
     Ok(cache)
+}
+
+fn media_handler(row: &Row) -> MediaHandler {
+    let target = QualifiedName::new(row.get::<_, String>(2), row.get::<_, String>(3));
+    MediaHandler {
+        function: QualifiedName::new(row.get::<_, String>(0), row.get::<_, String>(1)),
+        target: if target.schema == "pg_catalog" && target.name == "anyelement" {
+            HandlerTarget::AnyElement
+        } else {
+            HandlerTarget::Named(target)
+        },
+        media: MediaType::decode(row.get(5)),
+    }
 }
 
 fn oid(row: &Row, index: usize) -> u32 {

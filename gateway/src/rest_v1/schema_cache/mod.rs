@@ -13,6 +13,7 @@ pub mod reload;
 
 use std::collections::HashMap;
 
+use super::request::media::MediaType;
 use super::settings::RestConfig;
 
 /// `schema.name` of a relation or routine.
@@ -227,6 +228,52 @@ pub enum Volatility {
     Volatile,
 }
 
+/// What a media type handler of the database serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HandlerTarget {
+    /// An aggregate over `anyelement`: every relation (and function result).
+    AnyElement,
+    /// An aggregate over this relation's row type; or, for a function returning a domain
+    /// named like a media type, that function itself (PostgREST keys both by name).
+    Named(QualifiedName),
+}
+
+/// A handler of one media type (PostgREST's `CustomFunc`): an aggregate whose result type
+/// is a domain named like the media type (`CREATE DOMAIN "text/csv" AS text`), or that
+/// domain itself, used as a cast of a scalar function's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MediaHandler {
+    /// The aggregate, or the domain.
+    pub function: QualifiedName,
+    pub target: HandlerTarget,
+    /// What the response says it is: the domain's name (`*/*` is sent as
+    /// `application/octet-stream`).
+    pub media: MediaType,
+}
+
+/// Media type handlers by what they serve and the media type they answer (the domain's
+/// name, lower-cased and decoded as an `Accept` entry is). Two maps, so a request looks its
+/// handlers up without building a key.
+#[derive(Debug, Clone, Default)]
+pub struct MediaHandlers {
+    /// Handlers of one relation (or function).
+    pub named: HashMap<QualifiedName, HashMap<MediaType, MediaHandler>>,
+    /// Handlers over `anyelement`: every relation's.
+    pub any_element: HashMap<MediaType, MediaHandler>,
+}
+
+impl MediaHandlers {
+    /// Adds a handler; a later one for the same key replaces the earlier (PostgREST's map is
+    /// built from its rows the same way).
+    pub fn insert(&mut self, media: MediaType, handler: MediaHandler) {
+        let handlers = match &handler.target {
+            HandlerTarget::AnyElement => &mut self.any_element,
+            HandlerTarget::Named(name) => self.named.entry(name.clone()).or_default(),
+        };
+        handlers.insert(media, handler);
+    }
+}
+
 /// The whole cache, with the settings it was loaded under.
 #[derive(Debug, Clone)]
 pub struct SchemaCache {
@@ -239,6 +286,7 @@ pub struct SchemaCache {
     pub role_settings: HashMap<String, Vec<(String, String)>>,
     /// Comments on the exposed schemas.
     pub schema_descriptions: HashMap<String, String>,
+    pub media_handlers: MediaHandlers,
 }
 
 impl SchemaCache {

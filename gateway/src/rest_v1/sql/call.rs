@@ -18,7 +18,7 @@ use super::read::{BodyFormat, CountMode, count_query, node_query};
 /// The whole call statement. `body` is the negotiated format (`None` for HEAD).
 pub fn call_statement(
     plan: &CallPlan,
-    body: BodyFormat,
+    body: &BodyFormat,
     count: CountMode,
     has_range: bool,
 ) -> SqlBuilder {
@@ -28,7 +28,9 @@ pub fn call_statement(
     sql.push(" )");
     let total = match count {
         CountMode::None => "null::bigint".to_owned(),
-        CountMode::Exact { .. } if !has_range => "pg_catalog.count(_postgrest_t)".to_owned(),
+        CountMode::Exact { .. } if !has_range && !casts_scalar(plan, body) => {
+            "pg_catalog.count(_postgrest_t)".to_owned()
+        }
         CountMode::Exact { .. } => {
             sql.push(", pgrst_source_count AS ( ");
             count_query(&mut sql, &plan.read, None);
@@ -57,30 +59,48 @@ pub fn call_statement(
     sql
 }
 
-/// The body of a call's response: bare values for scalars, objects for composites.
-fn body_expression(plan: &CallPlan, body: BodyFormat) -> String {
+/// Whether the body is a single scalar cast to a media type handler's domain: one row per
+/// row read, no aggregate (so no count over the same rows either).
+fn casts_scalar(plan: &CallPlan, body: &BodyFormat) -> bool {
+    matches!(body, BodyFormat::Handler { .. }) && plan.scalar && !plan.routine.returns.set_of
+}
+
+/// The body of a call's response: bare values for scalars, objects for composites; a
+/// media type handler gets a single scalar itself (cast to the handler's domain, or
+/// aggregated), anything else as the rows.
+fn body_expression(plan: &CallPlan, body: &BodyFormat) -> String {
     if plan.routine.returns.is_void {
         return "''::text".to_owned();
     }
-    if !plan.scalar {
-        let single_row = !plan.routine.returns.set_of;
-        return super::read::body_expression(match body {
-            BodyFormat::Array { strip_nulls } if single_row => BodyFormat::Object { strip_nulls },
-            other => other,
-        })
-        .to_owned();
-    }
     let set_of = plan.routine.returns.set_of;
+    if let BodyFormat::Handler { function, .. } = body
+        && casts_scalar(plan, body)
+    {
+        return format!(
+            "{}(_postgrest_t.pgrst_scalar)",
+            qualified(&function.schema, &function.name)
+        );
+    }
+    if !plan.scalar {
+        let single_row = !set_of;
+        return super::read::body_expression(&match body {
+            BodyFormat::Array { strip_nulls } if single_row => BodyFormat::Object {
+                strip_nulls: *strip_nulls,
+            },
+            other => other.clone(),
+        })
+        .into_owned();
+    }
     let (aggregate, strip) = match body {
         BodyFormat::None => return "''::text".to_owned(),
         BodyFormat::Array { strip_nulls } if set_of => {
-            ("json_agg(_postgrest_t.pgrst_scalar)", strip_nulls)
+            ("json_agg(_postgrest_t.pgrst_scalar)", *strip_nulls)
         }
         BodyFormat::Array { strip_nulls } | BodyFormat::Object { strip_nulls } => {
-            ("json_agg(_postgrest_t.pgrst_scalar)->0", strip_nulls)
+            ("json_agg(_postgrest_t.pgrst_scalar)->0", *strip_nulls)
         }
-        BodyFormat::Csv | BodyFormat::GeoJson => {
-            return super::read::body_expression(body).to_owned();
+        BodyFormat::Csv | BodyFormat::GeoJson | BodyFormat::Handler { .. } => {
+            return super::read::body_expression(body).into_owned();
         }
     };
     let empty = if aggregate.ends_with("->0") {
@@ -232,6 +252,80 @@ fn hex_bytea(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rest_v1::plan::read::{Qualifier, ReadNode, SelectPlan};
+    use crate::rest_v1::schema_cache::{QualifiedName, Routine, RoutineReturn, Volatility};
+
+    fn scalar_call(set_of: bool) -> CallPlan {
+        let name = QualifiedName::new("test", "welcome");
+        CallPlan {
+            routine: Routine {
+                name: name.clone(),
+                description: None,
+                params: Vec::new(),
+                returns: RoutineReturn {
+                    set_of,
+                    relation: None,
+                    composite: false,
+                    data_type: "text".into(),
+                    is_void: false,
+                },
+                volatility: Volatility::Stable,
+                settings: Vec::new(),
+                isolation_level: None,
+            },
+            args: CallArgs::None,
+            read: ReadNode {
+                relation: name,
+                qualifier: Qualifier::Alias("welcome".into()),
+                select: vec![SelectPlan::Star],
+                conditions: Vec::new(),
+                order: Vec::new(),
+                limit: None,
+                offset: 0,
+                children: Vec::new(),
+                depth: 0,
+                from_cte: true,
+            },
+            scalar: true,
+            read_only: true,
+            computed_fields: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_single_scalar_is_cast_to_its_media_type_domain() {
+        let handler = BodyFormat::Handler {
+            function: QualifiedName::new("test", "text/plain"),
+            row_type: Some(QualifiedName::new("test", "welcome")),
+        };
+        assert_eq!(
+            body_expression(&scalar_call(false), &handler),
+            r#""test"."text/plain"(_postgrest_t.pgrst_scalar)"#
+        );
+        // A set of scalars is aggregated like rows (by an `anyelement` handler).
+        let aggregate = BodyFormat::Handler {
+            function: QualifiedName::new("test", "outfunc_agg"),
+            row_type: None,
+        };
+        assert_eq!(
+            body_expression(&scalar_call(true), &aggregate),
+            r#""test"."outfunc_agg"(_postgrest_t)"#
+        );
+        // Nothing is aggregated, so an exact count is taken over its own rows.
+        let counted = call_statement(
+            &scalar_call(false),
+            &handler,
+            CountMode::Exact { limit: None },
+            false,
+        );
+        assert!(
+            counted.sql().contains(
+                "(SELECT pg_catalog.count(*) FROM pgrst_source_count) AS total_result_set"
+            ),
+            "{}",
+            counted.sql()
+        );
+    }
 
     #[test]
     fn fixed_length_types_cast_as_varying() {

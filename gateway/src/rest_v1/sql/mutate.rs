@@ -56,7 +56,7 @@ const UNCOUNT_UPDATE: &str = "set_config('pgrst.inserted', (coalesce(nullif(curr
 const RESPONSE_GUCS: &str = "nullif(current_setting('response.headers', true), '') AS response_headers, nullif(current_setting('response.status', true), '') AS response_status";
 
 /// The whole write statement and the shape of its result.
-pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> (SqlBuilder, ResultShape) {
+pub fn mutate_statement(plan: &MutatePlan, body: &BodyFormat) -> (SqlBuilder, ResultShape) {
     let mut sql = SqlBuilder::with_capacity(1024);
     if plan.returnings == Returnings::ResponseSettings
         && let Mutation::Insert {
@@ -96,11 +96,11 @@ pub fn mutate_statement(plan: &MutatePlan, body: BodyFormat) -> (SqlBuilder, Res
     let representation = plan
         .representation
         .as_ref()
-        .filter(|_| body != BodyFormat::None);
-    sql.push(if representation.is_some() {
+        .filter(|_| *body != BodyFormat::None);
+    sql.push(&if representation.is_some() {
         body_expression(body)
     } else {
-        "''::text"
+        "''::text".into()
     });
     sql.push(" AS body, ")
         .push(RESPONSE_GUCS)
@@ -421,6 +421,7 @@ mod tests {
             conditions: Vec::new(),
             returnings,
             representation: None,
+            selects_whole_rows: true,
             location_keys: None,
             count_inserts: false,
             values: None,
@@ -436,7 +437,7 @@ mod tests {
     fn an_insert_returning_the_response_gucs_has_no_cte() {
         let (sql, shape) = mutate_statement(
             &insert_of_one_object(Returnings::ResponseSettings),
-            BodyFormat::None,
+            &BodyFormat::None,
         );
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(sql.sql(), format!("{INSERT} RETURNING {RESPONSE_GUCS}"));
@@ -465,7 +466,7 @@ mod tests {
             r#"INSERT INTO "s"."t"("a", "b") SELECT "pgrst_body"."a", "pgrst_body"."b" "#,
             r#"FROM (VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL::pg_catalog."varchar")) pgrst_body("a", "b")"#,
         );
-        let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, shape) = mutate_statement(&plan, &BodyFormat::None);
         assert_eq!(shape, ResultShape::GucsPerRow);
         assert_eq!(
             sql.sql(),
@@ -479,7 +480,7 @@ mod tests {
             on_conflict: Some((vec!["a".into()], Resolution::IgnoreDuplicates)),
             put_keys: Vec::new(),
         };
-        let (sql, shape) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, shape) = mutate_statement(&plan, &BodyFormat::None);
         assert_eq!(shape, ResultShape::Summary);
         assert!(
             sql.sql().starts_with(&format!(
@@ -499,7 +500,7 @@ mod tests {
             default: None,
             json_parser: Some(QualifiedName::new("public", "colour")),
         });
-        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, _) = mutate_statement(&plan, &BodyFormat::None);
         assert_eq!(
             sql.sql(),
             concat!(
@@ -513,7 +514,7 @@ mod tests {
         // PATCH reads the body the same way.
         plan.mutation = Mutation::Update;
         plan.returnings = Returnings::One;
-        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, _) = mutate_statement(&plan, &BodyFormat::None);
         assert!(
             sql.sql().contains(concat!(
                 r#"UPDATE "s"."t" SET "a" = "pgrst_body"."a", "colour" = "pgrst_body"."colour" "#,
@@ -536,7 +537,7 @@ mod tests {
                 text_parser: Some(QualifiedName::new("public", "colour")),
             }],
         };
-        let (sql, _) = mutate_statement(&plan, BodyFormat::None);
+        let (sql, _) = mutate_statement(&plan, &BodyFormat::None);
         assert!(
             sql.sql().contains(r#"pgrst_body WHERE "pgrst_body"."a" = "public"."colour"($2::text) ON CONFLICT("a") DO UPDATE"#),
             "{}",
@@ -548,7 +549,7 @@ mod tests {
     #[test]
     fn other_writes_keep_postgrests_cte_and_summary_row() {
         let (sql, shape) =
-            mutate_statement(&insert_of_one_object(Returnings::One), BodyFormat::None);
+            mutate_statement(&insert_of_one_object(Returnings::One), &BodyFormat::None);
         assert_eq!(shape, ResultShape::Summary);
         assert_eq!(
             sql.sql(),

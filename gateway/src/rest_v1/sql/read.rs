@@ -11,6 +11,8 @@
 //! to-many ones `json_agg(…)::jsonb` (so embedded objects have jsonb key order, as in
 //! PostgREST), and the root array is built by `json_agg` in the database.
 
+use std::borrow::Cow;
+
 use super::super::plan::read::{
     ChildNode, ColumnRef, Condition, OrderBy, OrderPlan, Qualifier, ReadNode, SelectPlan,
 };
@@ -22,7 +24,7 @@ use super::super::schema_cache::{Cardinality, QualifiedName, Relationship};
 use super::fragment::{SqlBuilder, ident, qualified};
 
 /// What the response body is built as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BodyFormat {
     /// `application/json`: an array.
     Array {
@@ -35,6 +37,13 @@ pub enum BodyFormat {
     Csv,
     /// `application/geo+json` (needs PostGIS for `ST_AsGeoJSON`).
     GeoJson,
+    /// A media type handler of the database (`schema_cache::MediaHandler`): the aggregate
+    /// over the rows, cast to `row_type` when the handler is for one relation; a scalar
+    /// function's value is instead cast to the handler (`sql::call`).
+    Handler {
+        function: QualifiedName,
+        row_type: Option<QualifiedName>,
+    },
     /// HEAD: no body.
     None,
 }
@@ -77,7 +86,7 @@ pub fn read_statement(
     sql.push(" SELECT ")
         .push(total)
         .push(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
-        .push(body_expression(body))
+        .push(&body_expression(&body))
         .push(
             " AS body, nullif(current_setting('response.headers', true), '') AS response_headers, ",
         )
@@ -93,8 +102,8 @@ pub fn count_statement(root: &ReadNode) -> SqlBuilder {
     sql
 }
 
-pub(crate) fn body_expression(body: BodyFormat) -> &'static str {
-    match body {
+pub(crate) fn body_expression(body: &BodyFormat) -> Cow<'static, str> {
+    Cow::Borrowed(match body {
         BodyFormat::Array { strip_nulls: false } => "coalesce(json_agg(_postgrest_t), '[]')::text",
         BodyFormat::Array { strip_nulls: true } => {
             "coalesce(json_strip_nulls(json_agg(_postgrest_t)), '[]')::text"
@@ -114,8 +123,18 @@ pub(crate) fn body_expression(body: BodyFormat) -> &'static str {
             "json_build_object('type', 'FeatureCollection', 'features', ",
             "coalesce(json_agg(ST_AsGeoJSON(_postgrest_t)::json), '[]'))::text"
         ),
+        BodyFormat::Handler { function, row_type } => {
+            let function = qualified(&function.schema, &function.name);
+            return Cow::Owned(match row_type {
+                Some(row_type) => format!(
+                    "{function}(_postgrest_t::{})",
+                    qualified(&row_type.schema, &row_type.name)
+                ),
+                None => format!("{function}(_postgrest_t)"),
+            });
+        }
         BodyFormat::None => "''::text",
-    }
+    })
 }
 
 /// SQL text of a node's qualifier.
@@ -1000,6 +1019,47 @@ mod tests {
         );
         let params: Vec<&str> = sql.params().iter().map(|p| p.0.as_str()).collect();
         assert_eq!(params, ["00FF00", "%FF%", "0", r#"{"000000","FFFFFF"}"#]);
+    }
+
+    #[test]
+    fn a_media_type_handler_aggregates_the_rows() {
+        let handler = |row_type: Option<QualifiedName>| BodyFormat::Handler {
+            function: QualifiedName::new("test", "twkb_agg"),
+            row_type,
+        };
+        // A relation's own handler takes its row type; an `anyelement` one the rows as read.
+        assert_eq!(
+            body_expression(&handler(Some(QualifiedName::new("test", "lines")))),
+            r#""test"."twkb_agg"(_postgrest_t::"test"."lines")"#
+        );
+        assert_eq!(
+            body_expression(&handler(None)),
+            r#""test"."twkb_agg"(_postgrest_t)"#
+        );
+        let statement = read_statement(
+            &ReadNode {
+                relation: QualifiedName::new("test", "lines"),
+                qualifier: Qualifier::Table(QualifiedName::new("test", "lines")),
+                select: vec![SelectPlan::Star],
+                conditions: Vec::new(),
+                order: Vec::new(),
+                limit: None,
+                offset: 0,
+                children: Vec::new(),
+                depth: 0,
+                from_cte: false,
+            },
+            handler(None),
+            CountMode::None,
+            false,
+        );
+        assert!(
+            statement
+                .sql()
+                .contains(r#""test"."twkb_agg"(_postgrest_t) AS body"#),
+            "{}",
+            statement.sql()
+        );
     }
 
     #[test]

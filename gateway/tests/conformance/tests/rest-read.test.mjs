@@ -1007,6 +1007,67 @@ describe('order, paging, single and media types', () => {
   })
 })
 
+describe('media type handlers (functions and aggregates returning domains named like media types)', () => {
+  const raw = (supabase, path, accept) =>
+    supabase.schema(FIXTURE_SCHEMA).fetch(`${gateway.url}/rest/v1${path}`, { headers: { Accept: accept } })
+
+  test('a function returning "text/html" answers its value as is, with that Content-Type', async () => {
+    const response = await raw(anon(), '/rpc/course_page?id=1', 'text/html')
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'text/html')
+    assert.equal(await response.text(), '<h1>Matemática</h1><p>1° básico</p>')
+  })
+
+  test('a browser\'s Accept gets the page; supabase-js (JSON) gets the value as a JSON string', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+    const page = await raw(anon(), '/rpc/course_page?id=3', browser)
+    assert.equal(page.headers.get('content-type'), 'text/html')
+    assert.equal(await page.text(), '<h1>Historia</h1><p>1° medio</p>')
+    assertOk(await anon().rpc('course_page', { id: 2 }, { get: true }), '<h1>Lenguaje</h1><p>2° básico</p>')
+    // A relation without handlers answers JSON to the same browser.
+    const courses = await raw(anon(), '/courses?select=id&id=eq.1', browser)
+    assert.equal(courses.headers.get('content-type'), 'application/json; charset=utf-8')
+    assert.deepEqual(await courses.json(), [{ id: 1 }])
+  })
+
+  test('"application/octet-stream": the bytes exactly, without a charset', async () => {
+    const response = await raw(anon(), '/rpc/school_logo?id=2', 'application/octet-stream')
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'application/octet-stream')
+    assert.deepEqual([...new Uint8Array(await response.arrayBuffer())], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 2])
+  })
+
+  test('a handler answers only its own media type: the first acceptable one wins, none is PGRST107 (406)', async () => {
+    const page = await raw(anon(), '/rpc/course_page?id=1', 'text/plain, text/html;q=0.5')
+    assert.equal(page.status, 200)
+    assert.equal(page.headers.get('content-type'), 'text/html')
+    for (const [path, accept] of [
+      ['/rpc/course_page?id=1', 'text/plain'],
+      ['/rpc/school_logo?id=1', 'image/png'],
+      ['/courses', 'text/html'],
+    ]) {
+      const response = await raw(anon(), path, accept)
+      assert.equal(response.status, 406, path)
+      assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8')
+      assert.deepEqual(await response.json(), {
+        code: 'PGRST107',
+        details: null,
+        hint: null,
+        message: `None of these media types are available: ${accept}`,
+      })
+    }
+  })
+
+  test('csv() of enrollments is the table\'s own "text/csv" aggregate; with other columns selected, the built-in CSV (PostgREST #3160)', async () => {
+    const enrollments = () => asAna().from('enrollments')
+    const own = await enrollments().select().order('course_id').order('student_id').csv()
+    assertOk(own, 'curso;estudiante;nota\n1;1;6,5\n1;2;5,8\n2;1;6,1')
+    // The aggregate takes whole rows of the table.
+    const builtIn = await enrollments().select('course_id, grade').order('course_id').order('student_id').csv()
+    assertOk(builtIn, 'course_id,grade\n1,6.5\n1,5.8\n2,6.1')
+  })
+})
+
 describe('counts', () => {
   test('count exact with head: no data, the total', async () => {
     const result = await anon().from('students').select('*', { count: 'exact', head: true })
@@ -1580,6 +1641,7 @@ describe('OpenAPI', () => {
       '/rpc/check_request',
       '/rpc/close_course',
       '/rpc/colour',
+      '/rpc/course_page',
       '/rpc/courses_of',
       '/rpc/courses_of_domain',
       '/rpc/created_note',
@@ -1591,9 +1653,11 @@ describe('OpenAPI', () => {
       '/rpc/pick',
       '/rpc/remember_session',
       '/rpc/rename_school',
+      '/rpc/school_logo',
       '/rpc/settle_after_conflicts',
       '/rpc/shout',
       '/rpc/slow_report',
+      '/rpc/slug',
       '/rpc/spend_stars',
       '/rpc/summarize',
       '/rpc/tag_list',

@@ -922,6 +922,25 @@ describe('rpc', () => {
     assert.equal(await response.text(), '4')
   })
 
+  test('"text/plain" and "application/octet-stream" results answer raw when accepted (media type handlers)', async () => {
+    let response = await rest(gateway, '/rpc/slug', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Accept: 'text/plain' },
+      body: '  Matemática básica  2° ',
+    })
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'text/plain; charset=utf-8')
+    assert.equal(await response.text(), 'matemática-básica-2°')
+    // Not asked for: JSON, as always.
+    response = await rest(gateway, '/rpc/slug', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'Hola Mundo' })
+    assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8')
+    assert.equal(await response.text(), '"hola-mundo"')
+    response = await rest(gateway, '/rpc/school_logo', jsonRequest('POST', { id: 1 }, { Accept: 'application/octet-stream' }))
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'application/octet-stream')
+    assert.deepEqual([...new Uint8Array(await response.arrayBuffer())], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1])
+  })
+
   test('params=single-object passes the whole body to a single json parameter', async () => {
     const response = await rest(
       gateway,
