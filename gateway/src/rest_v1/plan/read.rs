@@ -151,6 +151,16 @@ impl ReadNode {
         matches!(self.select.as_slice(), [SelectPlan::Star]) && self.children.is_empty()
     }
 
+    /// True when this node's rows are aggregated: by its own aggregates, or by those of
+    /// its to-one spreads, which are applied at this node's level (hoisted).
+    pub fn aggregates_here(&self) -> bool {
+        self.has_aggregates()
+            || self
+                .children
+                .iter()
+                .any(|child| child.spread && child.to_one && child.node.aggregates_here())
+    }
+
     /// True when nothing is selected here or below (`rel()`): only the join remains.
     pub fn is_empty(&self) -> bool {
         self.select.is_empty() && self.children.iter().all(|child| child.node.is_empty())
@@ -452,7 +462,9 @@ impl Draft {
             return Err(ApiError::AggregatesDisabled);
         }
         for child in &children {
-            if child.spread && !child.to_one && child.node.has_aggregates() {
+            // A to-one spread's aggregates are hoisted up to the to-many spread, and stop
+            // there: PGRST127 as well.
+            if child.spread && !child.to_one && child.node.aggregates_here() {
                 return Err(ApiError::NotImplemented(
                     "Aggregates are not implemented for one-to-many or many-to-many spreads."
                         .into(),
@@ -834,5 +846,147 @@ mod tests {
             panic!("{:?}", node.order);
         };
         assert_eq!(column.transform, None);
+    }
+}
+
+/// Aggregates and spreads.
+#[cfg(test)]
+mod spread_tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::rest_v1::request::query_params::ParseMode;
+    use crate::rest_v1::schema_cache::Column;
+    use crate::rest_v1::settings::{RestConfig, TxEnd};
+
+    fn relation(name: &str, columns: &[&str]) -> Relation {
+        Relation {
+            name: QualifiedName::new("s", name),
+            description: None,
+            is_view: false,
+            insertable: true,
+            updatable: true,
+            deletable: true,
+            primary_key: vec!["id".into()],
+            plain_inserts: true,
+            columns: columns
+                .iter()
+                .map(|column| Column {
+                    name: (*column).into(),
+                    description: None,
+                    nullable: true,
+                    data_type: "integer".into(),
+                    nominal_type: "integer".into(),
+                    max_length: None,
+                    default: None,
+                    enum_values: Vec::new(),
+                    generated: false,
+                    text_input_type: Some("integer".into()),
+                    representation: Default::default(),
+                })
+                .collect(),
+        }
+    }
+
+    fn foreign_key(table: &str, foreign_table: &str, cardinality: Cardinality) -> Relationship {
+        Relationship::ForeignKey {
+            table: QualifiedName::new("s", table),
+            foreign_table: QualifiedName::new("s", foreign_table),
+            is_self: false,
+            cardinality,
+            table_is_view: false,
+            foreign_table_is_view: false,
+        }
+    }
+
+    /// `factories` 1-n `processes` n-1 `categories`.
+    fn factories_cache() -> SchemaCache {
+        let relations = [
+            relation("factories", &["id", "size"]),
+            relation("processes", &["id", "factory_id", "category_id", "size"]),
+            relation("categories", &["id", "size"]),
+        ];
+        let factory_key = vec![("id".to_owned(), "factory_id".to_owned())];
+        let category_key = vec![("category_id".to_owned(), "id".to_owned())];
+        let relationships = HashMap::from([
+            (
+                QualifiedName::new("s", "factories"),
+                vec![foreign_key(
+                    "factories",
+                    "processes",
+                    Cardinality::OneToMany {
+                        constraint: "processes_factory_id_fkey".into(),
+                        columns: factory_key.clone(),
+                    },
+                )],
+            ),
+            (
+                QualifiedName::new("s", "processes"),
+                vec![foreign_key(
+                    "processes",
+                    "categories",
+                    Cardinality::ManyToOne {
+                        constraint: "processes_category_id_fkey".into(),
+                        columns: category_key,
+                    },
+                )],
+            ),
+        ]);
+        SchemaCache {
+            config: RestConfig {
+                schemas: vec!["s".into()],
+                extra_search_path: Vec::new(),
+                max_rows: None,
+                anon_role: "anon".into(),
+                aggregates_enabled: true,
+                plan_enabled: false,
+                tx_end: TxEnd::Commit,
+                pre_request: None,
+            },
+            relations: relations
+                .into_iter()
+                .map(|relation| (relation.name.clone(), relation))
+                .collect(),
+            relationships,
+            routines: HashMap::new(),
+            role_settings: HashMap::new(),
+            schema_descriptions: HashMap::new(),
+            media_handlers: Default::default(),
+        }
+    }
+
+    fn plan(query: &str) -> Result<ReadNode, ApiError> {
+        let query = QueryParams::parse(query, ParseMode::Relation).unwrap();
+        plan_read(
+            &factories_cache(),
+            "s",
+            "factories",
+            &query,
+            (None, 0),
+            ReadOptions {
+                max_rows: None,
+                aggregates_enabled: true,
+            },
+        )
+    }
+
+    #[test]
+    fn aggregates_hoisted_from_a_to_one_spread_into_a_to_many_spread_are_not_implemented() {
+        for select in [
+            "select=id,...processes(id,...categories(size.sum()))",
+            "select=id,...processes(...categories(count()))",
+            "select=id,...processes(size.sum())",
+        ] {
+            assert!(
+                matches!(plan(select), Err(ApiError::NotImplemented(_))),
+                "{select}"
+            );
+        }
+    }
+
+    #[test]
+    fn aggregates_below_a_non_spread_embed_stay_in_that_embed() {
+        let plan = plan("select=id,...processes(id,categories(size.sum()))").unwrap();
+        assert!(plan.children[0].node.children[0].node.has_aggregates());
     }
 }

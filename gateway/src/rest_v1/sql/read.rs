@@ -689,16 +689,15 @@ fn lateral_join(sql: &mut SqlBuilder, child: &ChildNode, parent_qualifier: &str)
     }
     sql.push(&format!("SELECT json_agg({agg})::jsonb AS {agg}"));
     if child.spread {
-        let child_qualifier_order: Vec<&OrderPlan> = child.node.order.iter().collect();
-        for item in &child.node.select {
-            if matches!(item, SelectPlan::Star) {
-                continue;
-            }
-            let name = ident(&item.output_name());
+        // Every output column of the spread becomes an array: its own columns, and what its
+        // nested embeds put in its rows (a nested spread's columns, a nested embed's object
+        // or array), all in the order of the spread relationship.
+        for name in output_columns(&child.node) {
+            let name = ident(&name);
             sql.push(&format!(", COALESCE(json_agg({agg}.{name}"));
-            if !child_qualifier_order.is_empty() {
+            if !child.node.order.is_empty() {
                 sql.push(" ORDER BY ");
-                for (index, term) in child_qualifier_order.iter().enumerate() {
+                for (index, term) in child.node.order.iter().enumerate() {
                     if index > 0 {
                         sql.push(", ");
                     }
@@ -1073,5 +1072,150 @@ mod tests {
             array_literal(["", "NULL", "{}", "n\0ul"]),
             r#"{"","NULL","{}","nul"}"#
         );
+    }
+}
+
+/// Spreads of to-many embeds.
+#[cfg(test)]
+mod spread_tests {
+    use super::*;
+    use crate::rest_v1::schema_cache::QualifiedName;
+
+    fn column(name: &str) -> SelectPlan {
+        SelectPlan::Column {
+            column: ColumnRef {
+                name: name.into(),
+                json_path: Vec::new(),
+                column_type: None,
+                transform: None,
+            },
+            alias: None,
+            cast: None,
+            aggregate: None,
+            aggregate_cast: None,
+        }
+    }
+
+    fn node(table: &str, qualifier: &str, select: Vec<SelectPlan>, depth: usize) -> ReadNode {
+        ReadNode {
+            relation: QualifiedName::new("s", table),
+            qualifier: Qualifier::Alias(qualifier.into()),
+            select,
+            conditions: Vec::new(),
+            order: Vec::new(),
+            limit: None,
+            offset: 0,
+            children: Vec::new(),
+            depth,
+            from_cte: false,
+        }
+    }
+
+    /// `parent` → `child` through the foreign key `child.parent_id`, either way round.
+    fn child(
+        node: ReadNode,
+        parent: &str,
+        agg_alias: &str,
+        spread: bool,
+        to_one: bool,
+    ) -> ChildNode {
+        let (table, foreign_table) = (QualifiedName::new("s", parent), node.relation.clone());
+        let cardinality = if to_one {
+            Cardinality::ManyToOne {
+                constraint: "fk".into(),
+                columns: vec![("id".into(), "parent_id".into())],
+            }
+        } else {
+            Cardinality::OneToMany {
+                constraint: "fk".into(),
+                columns: vec![("id".into(), "parent_id".into())],
+            }
+        };
+        ChildNode {
+            name: foreign_table.name.clone(),
+            relationship: Relationship::ForeignKey {
+                table,
+                foreign_table,
+                is_self: false,
+                cardinality,
+                table_is_view: false,
+                foreign_table_is_view: false,
+            },
+            node,
+            join: JoinType::Left,
+            alias: None,
+            agg_alias: agg_alias.into(),
+            spread,
+            to_one,
+        }
+    }
+
+    fn name_order() -> OrderPlan {
+        OrderPlan {
+            by: OrderBy::Column(ColumnRef {
+                name: "name".into(),
+                json_path: Vec::new(),
+                column_type: None,
+                transform: None,
+            }),
+            direction: None,
+            nulls: None,
+        }
+    }
+
+    /// `factories?select=name,...processes(name,...costs(cost),supervisors(name))`
+    /// with `processes.order=name`: a to-many spread holding a to-one spread and a to-many
+    /// embed.
+    fn to_many_spread_with_nested_embeds() -> ReadNode {
+        let mut processes = node("processes", "processes_1", vec![column("name")], 1);
+        processes.order.push(name_order());
+        processes.children.push(child(
+            node("costs", "costs_2", vec![column("cost")], 2),
+            "processes",
+            "processes_costs_2",
+            true,
+            true,
+        ));
+        processes.children.push(child(
+            node("supervisors", "supervisors_2", vec![column("name")], 2),
+            "processes",
+            "processes_supervisors_2",
+            false,
+            false,
+        ));
+        let mut factories = node("factories", "factories", vec![column("name")], 0);
+        factories.qualifier = Qualifier::Table(QualifiedName::new("s", "factories"));
+        factories.children.push(child(
+            processes,
+            "factories",
+            "factories_processes_1",
+            true,
+            false,
+        ));
+        factories
+    }
+
+    #[test]
+    fn a_to_many_spread_aggregates_what_its_nested_embeds_output() {
+        let mut sql = SqlBuilder::new();
+        node_query(&mut sql, &to_many_spread_with_nested_embeds(), None);
+        let sql = sql.sql();
+        // The parent reads every array of the spread's lateral join …
+        assert!(sql.starts_with(concat!(
+            r#"SELECT "s"."factories"."name", "factories_processes_1"."name", "#,
+            r#""factories_processes_1"."cost", "factories_processes_1"."supervisors" FROM"#,
+        )));
+        // … which aggregates the nested spread's column and the nested embed's array like
+        // its own columns, in the spread relationship's order.
+        assert!(sql.contains(concat!(
+            r#"LEFT JOIN LATERAL ( SELECT json_agg("factories_processes_1")::jsonb AS "factories_processes_1", "#,
+            r#"COALESCE(json_agg("factories_processes_1"."name" ORDER BY "factories_processes_1"."factories_processes_1_name_1"),'[]')::jsonb AS "name", "#,
+            r#"COALESCE(json_agg("factories_processes_1"."cost" ORDER BY "factories_processes_1"."factories_processes_1_name_1"),'[]')::jsonb AS "cost", "#,
+            r#"COALESCE(json_agg("factories_processes_1"."supervisors" ORDER BY "factories_processes_1"."factories_processes_1_name_1"),'[]')::jsonb AS "supervisors" "#,
+            r#"FROM ( SELECT "processes_1"."name", "processes_1"."name" AS "factories_processes_1_name_1", "#,
+            r#""processes_costs_2"."cost", "#,
+            r#"COALESCE( "processes_supervisors_2"."processes_supervisors_2", '[]') AS "supervisors" "#,
+            r#"FROM "s"."processes" AS "processes_1" "#,
+        )), "{sql}");
     }
 }

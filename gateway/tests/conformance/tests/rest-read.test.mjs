@@ -490,6 +490,82 @@ describe('embedding', () => {
     ])
   })
 
+  test('to-many spread holding a to-many embed gives an array of arrays', async () => {
+    const result = await anon()
+      .from('schools')
+      .select('name, ...teachers(profe:name, courses(name))')
+      .order('id')
+      .order('id', { referencedTable: 'teachers' })
+      .order('id', { referencedTable: 'teachers.courses' })
+    assertOk(result, [
+      {
+        name: 'Liceo Bicentenario',
+        profe: ['Ana Pérez', 'Beto Soto'],
+        courses: [[{ name: 'Matemática' }, { name: 'Lenguaje' }], [{ name: 'Historia' }]],
+      },
+      { name: 'Escuela Rural Las Lomas', profe: ['Carla Díaz'], courses: [[]] },
+    ])
+  })
+
+  test('to-many spread holding a to-many spread gives one array of arrays per column', async () => {
+    const result = await anon()
+      .from('schools')
+      .select('name, ...teachers(profe:name, ...courses(curso:name))')
+      .order('id')
+      .order('id', { referencedTable: 'teachers' })
+      .order('id', { referencedTable: 'teachers.courses' })
+    assertOk(result, [
+      { name: 'Liceo Bicentenario', profe: ['Ana Pérez', 'Beto Soto'], curso: [['Matemática', 'Lenguaje'], ['Historia']] },
+      { name: 'Escuela Rural Las Lomas', profe: ['Carla Díaz'], curso: [[]] },
+    ])
+  })
+
+  test('to-many spread holding a to-one spread keeps a null element for a missing row', async () => {
+    const result = await anon()
+      .from('schools')
+      .select('name, ...teachers(profe:name, ...mentor_id(mentor:name))')
+      .order('id')
+      .order('id', { referencedTable: 'teachers' })
+    assertOk(result, [
+      { name: 'Liceo Bicentenario', profe: ['Ana Pérez', 'Beto Soto'], mentor: [null, 'Ana Pérez'] },
+      { name: 'Escuela Rural Las Lomas', profe: ['Carla Díaz'], mentor: ['Ana Pérez'] },
+    ])
+  })
+
+  test('to-many spread orders every array by a column of its nested to-one spread', async () => {
+    const result = await asAna()
+      .from('students')
+      .select('alumno:name, ...enrollments(grade, ...courses(name))')
+      .order('id')
+      .order('courses(name)', { referencedTable: 'enrollments' })
+    assertOk(result, [
+      { alumno: 'Diego', grade: [6.1, 6.5], name: ['Lenguaje', 'Matemática'] },
+      { alumno: 'Elena', grade: [5.8], name: ['Matemática'] },
+      { alumno: 'Fabián', grade: [], name: [] },
+      { alumno: 'Gabriela, "Gaby"', grade: [], name: [] },
+    ])
+  })
+
+  test('many-to-many spread holding a to-one spread and a to-many embed', async () => {
+    const result = await asAna()
+      .from('students')
+      .select('name, ...courses(curso:name, ...teachers(profe:name), enrollments(grade))')
+      .order('id')
+      .order('id', { referencedTable: 'courses' })
+      .order('student_id', { referencedTable: 'courses.enrollments' })
+    assertOk(result, [
+      {
+        name: 'Diego',
+        curso: ['Matemática', 'Lenguaje'],
+        profe: ['Ana Pérez', 'Ana Pérez'],
+        enrollments: [[{ grade: 6.5 }, { grade: 5.8 }], [{ grade: 6.1 }]],
+      },
+      { name: 'Elena', curso: ['Matemática'], profe: ['Ana Pérez'], enrollments: [[{ grade: 6.5 }, { grade: 5.8 }]] },
+      { name: 'Fabián', curso: [], profe: [], enrollments: [] },
+      { name: 'Gabriela, "Gaby"', curso: [], profe: [], enrollments: [] },
+    ])
+  })
+
   test('nested embedding three levels deep, with orders at each level', async () => {
     const result = await asAna()
       .from('schools')
