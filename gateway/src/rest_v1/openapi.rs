@@ -384,28 +384,7 @@ fn property(cache: &SchemaCache, relation: &Relation, column: &Column) -> Value 
     if relation.primary_key.contains(&column.name) {
         notes.push("This is a Primary Key.<pk/>".to_owned());
     }
-    let foreign = cache
-        .relationships_of(&relation.name)
-        .iter()
-        .find_map(|relationship| match relationship {
-            Relationship::ForeignKey {
-                foreign_table,
-                cardinality:
-                    Cardinality::ManyToOne { columns, .. }
-                    | Cardinality::OneToOne {
-                        columns,
-                        is_parent: false,
-                        ..
-                    },
-                ..
-            } => match columns.as_slice() {
-                [(local, remote)] if *local == column.name => {
-                    Some((foreign_table.name.clone(), remote.clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        });
+    let foreign = foreign_key_target(cache.relationships_of(&relation.name), &column.name);
     if let Some((table, remote)) = foreign {
         notes.push(format!(
             "This is a Foreign Key to `{table}.{remote}`.<fk table='{table}' column='{remote}'/>"
@@ -421,6 +400,46 @@ fn property(cache: &SchemaCache, relation: &Relation, column: &Column) -> Value 
         property.insert("description".into(), json!(description));
     }
     Value::Object(property)
+}
+
+/// The relation and column a single-column foreign key on `column` points to, for the
+/// column's "Foreign Key to" note. Like PostgREST (`sortOn relFTableIsView`), a relationship
+/// to a table wins over one to a view that exposes the same key, whatever their order.
+fn foreign_key_target(relationships: &[Relationship], column: &str) -> Option<(String, String)> {
+    let mut candidates: Vec<&Relationship> = relationships
+        .iter()
+        .filter(|relationship| matches!(relationship, Relationship::ForeignKey { .. }))
+        .collect();
+    candidates.sort_by_key(|relationship| {
+        matches!(
+            relationship,
+            Relationship::ForeignKey {
+                foreign_table_is_view: true,
+                ..
+            }
+        )
+    });
+    candidates
+        .into_iter()
+        .find_map(|relationship| match relationship {
+            Relationship::ForeignKey {
+                foreign_table,
+                cardinality:
+                    Cardinality::ManyToOne { columns, .. }
+                    | Cardinality::OneToOne {
+                        columns,
+                        is_parent: false,
+                        ..
+                    },
+                ..
+            } => match columns.as_slice() {
+                [(local, remote)] if local == column => {
+                    Some((foreign_table.name.clone(), remote.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
 }
 
 fn rpc_path(routine: &Routine) -> Value {
@@ -478,4 +497,43 @@ fn rpc_path(routine: &Routine) -> Value {
     );
     operations.insert("post".into(), Value::Object(post));
     Value::Object(operations)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest_v1::schema_cache::QualifiedName;
+
+    fn many_to_one(target: &str, is_view: bool, local: &str, remote: &str) -> Relationship {
+        Relationship::ForeignKey {
+            table: QualifiedName::new("s", "projects"),
+            foreign_table: QualifiedName::new("s", target),
+            is_self: false,
+            cardinality: Cardinality::ManyToOne {
+                constraint: "projects_client_id_fkey".into(),
+                columns: vec![(local.into(), remote.into())],
+            },
+            table_is_view: false,
+            foreign_table_is_view: is_view,
+        }
+    }
+
+    #[test]
+    fn a_foreign_key_note_names_the_table_before_a_view_exposing_its_key() {
+        let relationships = [
+            many_to_one("alpha_projects", true, "client_id", "id"),
+            many_to_one("clients", false, "client_id", "id"),
+            many_to_one("zeta_projects", true, "client_id", "id"),
+        ];
+        assert_eq!(
+            foreign_key_target(&relationships, "client_id"),
+            Some(("clients".into(), "id".into()))
+        );
+        // With only views to choose from, the first one in cache order.
+        assert_eq!(
+            foreign_key_target(&relationships[..1], "client_id"),
+            Some(("alpha_projects".into(), "id".into()))
+        );
+        assert_eq!(foreign_key_target(&relationships, "name"), None);
+    }
 }

@@ -1558,6 +1558,7 @@ describe('OpenAPI', () => {
       '/rooms',
       '/schools',
       '/screened_arrivals',
+      '/staff_directory',
       '/student_clubs',
       '/students',
       '/substitutions',
@@ -1651,6 +1652,15 @@ describe('OpenAPI', () => {
     assert.deepEqual(courses.properties.tags, { format: 'text[]', items: { type: 'string' }, type: 'array' })
     assert.deepEqual(courses.properties.settings, { format: 'jsonb' })
     assert.equal(document.definitions.schools.description, 'Establecimientos')
+  })
+
+  test('a foreign key note names the table even when a view sorted before it exposes the same key', async () => {
+    const document = await openApi(anon())
+    // staff_directory selects teachers.id: PostgREST sorts relationships to tables first.
+    const note = "Note:\nThis is a Foreign Key to `teachers.id`.<fk table='teachers' column='id'/>"
+    assert.equal(document.definitions.courses.properties.teacher_id.description, note)
+    assert.equal(document.definitions.teachers.properties.mentor_id.description, note)
+    assert.equal(document.definitions.course_overview.properties.teacher_id.description, note)
   })
 })
 
