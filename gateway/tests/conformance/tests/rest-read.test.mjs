@@ -1581,6 +1581,8 @@ describe('OpenAPI', () => {
       '/rpc/check_request',
       '/rpc/close_course',
       '/rpc/colour',
+      '/rpc/course_count',
+      '/rpc/courses_by_level',
       '/rpc/courses_of',
       '/rpc/courses_of_domain',
       '/rpc/created_note',
@@ -1661,6 +1663,64 @@ describe('OpenAPI', () => {
     assert.equal(document.definitions.courses.properties.teacher_id.description, note)
     assert.equal(document.definitions.teachers.properties.mentor_id.description, note)
     assert.equal(document.definitions.course_overview.properties.teacher_id.description, note)
+  })
+
+  test('rpc body schema: array items, json without a type, enum named as the search path prints it', async () => {
+    const document = await openApi(anon())
+    const [args, prefer] = document.paths['/rpc/courses_by_level'].post.parameters
+    assert.deepEqual(prefer, { $ref: '#/parameters/preferParams' })
+    assert.deepEqual(args, {
+      in: 'body',
+      name: 'args',
+      required: true,
+      schema: {
+        type: 'object',
+        properties: {
+          level: { format: 'level', type: 'string' },
+          teachers: { format: 'integer[]', items: { type: 'integer' }, type: 'array' },
+          notes: { format: 'json[]', items: {}, type: 'array' },
+          options: { format: 'jsonb' },
+          term: { format: 'fixture_private.term', type: 'string' },
+        },
+        required: ['level', 'teachers'],
+      },
+    })
+  })
+
+  test('rpc get parameters: query strings, the enum unqualified, a type off the search path qualified', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/courses_by_level'].get.parameters, [
+      { format: 'level', in: 'query', name: 'level', required: true, type: 'string' },
+      { format: 'integer[]', in: 'query', name: 'teachers', required: true, type: 'string' },
+      { format: 'json[]', in: 'query', name: 'notes', required: false, type: 'string' },
+      { format: 'jsonb', in: 'query', name: 'options', required: false, type: 'string' },
+      // Off the search path: qualified, and printed without USAGE on its schema.
+      { format: 'fixture_private.term', in: 'query', name: 'term', required: false, type: 'string' },
+    ])
+  })
+
+  test('rpc with no required argument: the body schema has no required key (nor empty properties)', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/add_grades'].post.parameters[0].schema.required, ['a'])
+    assert.deepEqual(document.paths['/rpc/whoami'].post.parameters[0].schema, { type: 'object' })
+    assert.deepEqual(document.paths['/rpc/course_count'].post.parameters[0].schema, {
+      type: 'object',
+      properties: { teacher: { format: 'int32', type: 'integer' } },
+    })
+  })
+
+  test('a VARIADIC argument is a multi collection in the get path item', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/tag_list'].get.parameters, [
+      {
+        collectionFormat: 'multi',
+        in: 'query',
+        items: { format: 'text', type: 'string' },
+        name: 'tags',
+        required: true,
+        type: 'array',
+      },
+    ])
   })
 })
 
