@@ -11,7 +11,7 @@ use super::Request;
 use super::error::ApiError;
 use super::execute;
 use super::request::media::MediaType;
-use super::response::ResponseParts;
+use super::response::{CONTENT_PROFILE, ResponseParts};
 use super::schema_cache::{
     Cardinality, Column, Relation, Relationship, Routine, RoutineParam, SchemaCache, Volatility,
 };
@@ -114,6 +114,11 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         header::CONTENT_TYPE,
         "application/openapi+json; charset=utf-8",
     );
+    // The document describes one schema: with several exposed, PostgREST names it, as in
+    // any other response.
+    if request.api.content_profile {
+        parts.header(CONTENT_PROFILE, request.api.schema.clone());
+    }
     if request.api.method != Method::HEAD {
         parts.body = Some(document.to_string());
     }

@@ -1722,6 +1722,43 @@ describe('OpenAPI', () => {
       },
     ])
   })
+
+  test('with one schema exposed there is no Content-Profile', async () => {
+    const response = await anon().schema(FIXTURE_SCHEMA).fetch(`${gateway.url}/rest/v1/`)
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-profile'), null)
+    await response.body?.cancel()
+  })
+})
+
+describe('OpenAPI with several schemas exposed (PGRST_DB_SCHEMAS=fixture,public)', () => {
+  let several
+  before(async () => {
+    several = await spawnFixtureGateway({ PGRST_DB_SCHEMAS: `${FIXTURE_SCHEMA},public` })
+  })
+  after(async () => {
+    await several?.stop()
+  })
+
+  async function root(headers) {
+    const response = await anonClient(several).schema(FIXTURE_SCHEMA).fetch(`${several.url}/rest/v1/`, { headers })
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'application/openapi+json; charset=utf-8')
+    return response
+  }
+
+  test('the document of the default schema carries Content-Profile: fixture', async () => {
+    const response = await root({})
+    assert.equal(response.headers.get('content-profile'), FIXTURE_SCHEMA)
+    assert.ok('/staff_directory' in (await response.json()).paths)
+  })
+
+  test('Accept-Profile picks the schema the document and Content-Profile name', async () => {
+    const response = await root({ 'Accept-Profile': 'public' })
+    assert.equal(response.headers.get('content-profile'), 'public')
+    // The public schema's document: none of the fixture's relations.
+    assert.ok(!('/staff_directory' in (await response.json()).paths))
+  })
 })
 
 describe('aggregates (PGRST_DB_AGGREGATES_ENABLED=true)', () => {
