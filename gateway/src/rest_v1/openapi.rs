@@ -1,6 +1,8 @@
 //! `GET /rest/v1/`: the OpenAPI (Swagger 2.0) document PostgREST serves, listing the
 //! relations and functions of the request schema that the request's role may use.
 
+use std::collections::HashMap;
+
 use actix_web::HttpResponse;
 use actix_web::http::{Method, header};
 use serde_json::{Map, Value, json};
@@ -9,25 +11,52 @@ use super::Request;
 use super::error::ApiError;
 use super::execute;
 use super::request::media::MediaType;
-use super::response::ResponseParts;
+use super::response::{CONTENT_PROFILE, ResponseParts};
 use super::schema_cache::{
-    Cardinality, Column, Relation, Relationship, Routine, SchemaCache, Volatility,
+    Cardinality, Column, Relation, Relationship, Routine, RoutineParam, SchemaCache, Volatility,
 };
 use super::sql::fragment::SqlBuilder;
 use crate::state::{AppState, VERSION};
 
 /// Relations and functions of a schema the current role can use ("follow privileges").
 const PRIVILEGES: &str = "
-SELECT 'r', c.relname::text
+SELECT 'r', c.relname::text, NULL::text
   FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
  WHERE n.nspname = $1 AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
    AND (pg_catalog.pg_has_role(c.relowner, 'USAGE')
         OR pg_catalog.has_table_privilege(c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
         OR pg_catalog.has_any_column_privilege(c.oid, 'SELECT, INSERT, UPDATE, REFERENCES'))
 UNION ALL
-SELECT 'f', p.proname::text
+SELECT 'f', p.proname::text, NULL::text
   FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
  WHERE n.nspname = $1 AND pg_catalog.has_function_privilege(p.oid, 'EXECUTE')";
+
+/// Each type oid (a JSON array) with its name as `format_type` prints it under the request's
+/// search path: without the schema of a type the search path finds. By oid, as PostgREST's
+/// `type::regtype::text`: reading a qualified name back would need USAGE on its schema.
+const TYPE_NAMES_HEAD: &str = "
+UNION ALL
+SELECT 't', arg.oid, pg_catalog.format_type(arg.oid::pg_catalog.oid, NULL)
+  FROM pg_catalog.json_array_elements_text(";
+const TYPE_NAMES_TAIL: &str = "::json) AS arg(oid)";
+
+/// The oids of the argument types of the schema's functions that the cache names
+/// schema-qualified (it is read with an empty search path: every type outside
+/// `pg_catalog`), as a JSON array.
+fn qualified_argument_types(cache: &SchemaCache, schema: &str) -> String {
+    let mut oids: Vec<u32> = cache
+        .routines
+        .iter()
+        .filter(|(name, _)| name.schema == schema)
+        .flat_map(|(_, routines)| routines)
+        .flat_map(|routine| &routine.params)
+        .filter(|param| param.data_type.contains('.'))
+        .map(|param| param.type_oid)
+        .collect();
+    oids.sort_unstable();
+    oids.dedup();
+    serde_json::to_string(&oids).unwrap_or_else(|_| "[]".to_owned())
+}
 
 pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse, ApiError> {
     let acceptable = request
@@ -48,16 +77,28 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         }
         query.push(part);
     }
+    // And how the request's search path prints the functions' argument types.
+    query.push(TYPE_NAMES_HEAD);
+    query.param(qualified_argument_types(
+        &request.cache,
+        &request.api.schema,
+    ));
+    query.push(TYPE_NAMES_TAIL);
     let rows = execute::query(&request.batches, request.context.clone(), query).await?;
     let mut relations = Vec::new();
     let mut functions = Vec::new();
+    let mut type_names = HashMap::new();
     for row in rows {
-        let kind: String = row.get(0);
+        let kind: &str = row.get(0);
         let name: String = row.get(1);
-        if kind == "r" {
-            relations.push(name);
-        } else {
-            functions.push(name);
+        match kind {
+            "r" => relations.push(name),
+            "f" => functions.push(name),
+            _ => {
+                if let Ok(oid) = name.parse::<u32>() {
+                    type_names.insert(oid, row.get(2));
+                }
+            }
         }
     }
     let document = document(
@@ -65,6 +106,7 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         &request.api.schema,
         &relations,
         &functions,
+        &type_names,
         state,
     );
     let mut parts = ResponseParts::new(200);
@@ -72,6 +114,11 @@ pub async fn handle(request: &Request, state: &AppState) -> Result<HttpResponse,
         header::CONTENT_TYPE,
         "application/openapi+json; charset=utf-8",
     );
+    // The document describes one schema: with several exposed, PostgREST names it, as in
+    // any other response.
+    if request.api.content_profile {
+        parts.header(CONTENT_PROFILE, request.api.schema.clone());
+    }
     if request.api.method != Method::HEAD {
         parts.body = Some(document.to_string().into_bytes());
     }
@@ -83,6 +130,7 @@ fn document(
     schema: &str,
     relations: &[String],
     functions: &[String],
+    type_names: &HashMap<u32, String>,
     state: &AppState,
 ) -> Value {
     let external = &state.settings.api.external_url;
@@ -232,7 +280,7 @@ fn document(
         let Some(routine) = routines.first() else {
             continue;
         };
-        paths.insert(format!("/rpc/{name}"), rpc_path(routine));
+        paths.insert(format!("/rpc/{name}"), rpc_path(routine, type_names));
     }
 
     json!({
@@ -324,6 +372,15 @@ fn swagger_type(data_type: &str) -> (Option<&'static str>, String) {
     (kind, format)
 }
 
+/// `items` of an array type: the element's Swagger type (none for `json[]`/`jsonb[]`: any).
+fn array_items(data_type: &str) -> Option<Value> {
+    let element = data_type.strip_suffix("[]")?;
+    Some(match swagger_type(element).0 {
+        Some(kind) => json!({"type": kind}),
+        None => json!({}),
+    })
+}
+
 fn definition(cache: &SchemaCache, relation: &Relation) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -349,15 +406,8 @@ fn property(cache: &SchemaCache, relation: &Relation, column: &Column) -> Value 
     if let Some(kind) = kind {
         property.insert("type".into(), json!(kind));
     }
-    if kind == Some("array") {
-        let element = column.data_type.trim_end_matches("[]");
-        property.insert(
-            "items".into(),
-            match swagger_type(element).0 {
-                Some(item) => json!({"type": item}),
-                None => json!({}),
-            },
-        );
+    if let Some(items) = array_items(&column.data_type) {
+        property.insert("items".into(), items);
     }
     property.insert("format".into(), json!(format));
     if let Some(length) = column.max_length {
@@ -384,28 +434,7 @@ fn property(cache: &SchemaCache, relation: &Relation, column: &Column) -> Value 
     if relation.primary_key.contains(&column.name) {
         notes.push("This is a Primary Key.<pk/>".to_owned());
     }
-    let foreign = cache
-        .relationships_of(&relation.name)
-        .iter()
-        .find_map(|relationship| match relationship {
-            Relationship::ForeignKey {
-                foreign_table,
-                cardinality:
-                    Cardinality::ManyToOne { columns, .. }
-                    | Cardinality::OneToOne {
-                        columns,
-                        is_parent: false,
-                        ..
-                    },
-                ..
-            } => match columns.as_slice() {
-                [(local, remote)] if *local == column.name => {
-                    Some((foreign_table.name.clone(), remote.clone()))
-                }
-                _ => None,
-            },
-            _ => None,
-        });
+    let foreign = foreign_key_target(cache.relationships_of(&relation.name), &column.name);
     if let Some((table, remote)) = foreign {
         notes.push(format!(
             "This is a Foreign Key to `{table}.{remote}`.<fk table='{table}' column='{remote}'/>"
@@ -423,7 +452,51 @@ fn property(cache: &SchemaCache, relation: &Relation, column: &Column) -> Value 
     Value::Object(property)
 }
 
-fn rpc_path(routine: &Routine) -> Value {
+/// The relation and column a single-column foreign key on `column` points to, for the
+/// column's "Foreign Key to" note. Like PostgREST (`sortOn relFTableIsView`), a relationship
+/// to a table wins over one to a view that exposes the same key, whatever their order.
+fn foreign_key_target(relationships: &[Relationship], column: &str) -> Option<(String, String)> {
+    let mut candidates: Vec<&Relationship> = relationships
+        .iter()
+        .filter(|relationship| matches!(relationship, Relationship::ForeignKey { .. }))
+        .collect();
+    candidates.sort_by_key(|relationship| {
+        matches!(
+            relationship,
+            Relationship::ForeignKey {
+                foreign_table_is_view: true,
+                ..
+            }
+        )
+    });
+    candidates
+        .into_iter()
+        .find_map(|relationship| match relationship {
+            Relationship::ForeignKey {
+                foreign_table,
+                cardinality:
+                    Cardinality::ManyToOne { columns, .. }
+                    | Cardinality::OneToOne {
+                        columns,
+                        is_parent: false,
+                        ..
+                    },
+                ..
+            } => match columns.as_slice() {
+                [(local, remote)] if local == column => {
+                    Some((foreign_table.name.clone(), remote.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+}
+
+/// The `/rpc/<name>` path item. `type_names` maps argument type oids to how the request's
+/// search path prints them (the cache qualifies every type outside `pg_catalog`): PostgREST
+/// reads the functions for its OpenAPI document inside the request, with the request schema
+/// on the search path, so an argument of type `s.mood` shows as `mood` there.
+fn rpc_path(routine: &Routine, type_names: &HashMap<u32, String>) -> Value {
     let name = &routine.name.name;
     let (summary, details) = split_comment(routine.description.as_deref());
     let mut common = Map::new();
@@ -447,19 +520,14 @@ fn rpc_path(routine: &Routine) -> Value {
     let mut required = Vec::new();
     let mut get_parameters = Vec::new();
     for param in &routine.params {
-        let (kind, format) = swagger_type(&param.data_type);
-        properties.insert(
-            param.name.clone(),
-            json!({"type": kind.unwrap_or("string"), "format": format}),
-        );
+        let data_type = type_names
+            .get(&param.type_oid)
+            .map_or(param.data_type.as_str(), String::as_str);
+        properties.insert(param.name.clone(), body_property(data_type));
         if param.required {
             required.push(param.name.clone());
         }
-        let query_type = match kind {
-            Some("array") | None => "string",
-            Some(other) => other,
-        };
-        get_parameters.push(json!({"name": param.name, "in": "query", "required": param.required, "type": query_type, "format": format}));
+        get_parameters.push(query_parameter(param, data_type));
     }
     let mut operations = Map::new();
     if routine.volatility != Volatility::Volatile {
@@ -468,7 +536,15 @@ fn rpc_path(routine: &Routine) -> Value {
         operations.insert("get".into(), Value::Object(get));
     }
     let mut post = common;
-    let mut schema = json!({"type": "object", "properties": properties, "required": required});
+    // PostgREST's Swagger library leaves out empty maps and lists: a function without
+    // arguments has no `properties`, one without required arguments no `required`.
+    let mut schema = json!({"type": "object"});
+    if !properties.is_empty() {
+        schema["properties"] = Value::Object(properties);
+    }
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
     if let Some(description) = &routine.description {
         schema["description"] = json!(description);
     }
@@ -478,4 +554,186 @@ fn rpc_path(routine: &Routine) -> Value {
     );
     operations.insert("post".into(), Value::Object(post));
     Value::Object(operations)
+}
+
+/// An argument in the POST body schema: `json`/`jsonb` have no type (any JSON value), arrays
+/// say what their elements are.
+fn body_property(data_type: &str) -> Value {
+    let (kind, format) = swagger_type(data_type);
+    let mut property = Map::new();
+    if let Some(kind) = kind {
+        property.insert("type".into(), json!(kind));
+    }
+    if let Some(items) = array_items(data_type) {
+        property.insert("items".into(), items);
+    }
+    property.insert("format".into(), json!(format));
+    Value::Object(property)
+}
+
+/// An argument as a GET query parameter. A query value is text, so arrays and JSON are
+/// `string`s; a VARIADIC argument may repeat (`?v=a&v=b`), which Swagger calls a `multi`
+/// collection of its elements.
+fn query_parameter(param: &RoutineParam, data_type: &str) -> Value {
+    let (kind, format) = swagger_type(data_type);
+    let mut parameter = json!({"name": param.name, "in": "query", "required": param.required});
+    if param.variadic {
+        let element = data_type.strip_suffix("[]").unwrap_or(data_type);
+        let (element_kind, element_format) = swagger_type(element);
+        let mut items = json!({"format": element_format});
+        if let Some(element_kind) = element_kind {
+            items["type"] = json!(element_kind);
+        }
+        parameter["type"] = json!(kind.unwrap_or("string"));
+        parameter["collectionFormat"] = json!("multi");
+        parameter["items"] = items;
+    } else {
+        let query_type = match kind {
+            Some("array") | None => "string",
+            Some(other) => other,
+        };
+        parameter["type"] = json!(query_type);
+        parameter["format"] = json!(format);
+    }
+    parameter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest_v1::schema_cache::{QualifiedName, RoutineReturn};
+
+    fn many_to_one(target: &str, is_view: bool, local: &str, remote: &str) -> Relationship {
+        Relationship::ForeignKey {
+            table: QualifiedName::new("s", "projects"),
+            foreign_table: QualifiedName::new("s", target),
+            is_self: false,
+            cardinality: Cardinality::ManyToOne {
+                constraint: "projects_client_id_fkey".into(),
+                columns: vec![(local.into(), remote.into())],
+            },
+            table_is_view: false,
+            foreign_table_is_view: is_view,
+        }
+    }
+
+    #[test]
+    fn a_foreign_key_note_names_the_table_before_a_view_exposing_its_key() {
+        let relationships = [
+            many_to_one("alpha_projects", true, "client_id", "id"),
+            many_to_one("clients", false, "client_id", "id"),
+            many_to_one("zeta_projects", true, "client_id", "id"),
+        ];
+        assert_eq!(
+            foreign_key_target(&relationships, "client_id"),
+            Some(("clients".into(), "id".into()))
+        );
+        // With only views to choose from, the first one in cache order.
+        assert_eq!(
+            foreign_key_target(&relationships[..1], "client_id"),
+            Some(("alpha_projects".into(), "id".into()))
+        );
+        assert_eq!(foreign_key_target(&relationships, "name"), None);
+    }
+
+    fn param(name: &str, data_type: &str, required: bool, variadic: bool) -> RoutineParam {
+        RoutineParam {
+            name: name.into(),
+            data_type: data_type.into(),
+            // Made-up oids: 1 for `s.mood`, 2 for `elsewhere.mood`, 0 for the rest.
+            type_oid: match data_type {
+                "s.mood" => 1,
+                "elsewhere.mood" => 2,
+                _ => 0,
+            },
+            required,
+            variadic,
+        }
+    }
+
+    fn routine(params: Vec<RoutineParam>, volatility: Volatility) -> Routine {
+        Routine {
+            name: QualifiedName::new("s", "f"),
+            description: None,
+            params,
+            returns: RoutineReturn {
+                set_of: false,
+                relation: None,
+                composite: false,
+                data_type: "text".into(),
+                is_void: false,
+            },
+            volatility,
+            settings: Vec::new(),
+            isolation_level: None,
+        }
+    }
+
+    #[test]
+    fn rpc_body_arguments_have_array_items_and_json_has_no_type() {
+        let routine = routine(
+            vec![
+                param("ints", "integer[]", true, false),
+                param("docs", "json[]", true, false),
+                param("doc", "jsonb", false, false),
+                param("mood", "s.mood", false, false),
+            ],
+            Volatility::Volatile,
+        );
+        let type_names = HashMap::from([(1, "mood".to_owned())]);
+        let path = rpc_path(&routine, &type_names);
+        let schema = &path["post"]["parameters"][0]["schema"];
+        assert_eq!(
+            schema["properties"],
+            json!({
+                "ints": {"type": "array", "items": {"type": "integer"}, "format": "integer[]"},
+                "docs": {"type": "array", "items": {}, "format": "json[]"},
+                "doc": {"format": "jsonb"},
+                "mood": {"type": "string", "format": "mood"},
+            })
+        );
+        assert_eq!(schema["required"], json!(["ints", "docs"]));
+        // Volatile: POST only.
+        assert!(path.get("get").is_none());
+    }
+
+    #[test]
+    fn rpc_without_required_arguments_has_no_required_key_nor_empty_properties() {
+        let path = rpc_path(
+            &routine(vec![param("a", "text", false, false)], Volatility::Stable),
+            &HashMap::new(),
+        );
+        let schema = path["post"]["parameters"][0]["schema"].as_object().unwrap();
+        assert!(!schema.contains_key("required"));
+        let path = rpc_path(&routine(Vec::new(), Volatility::Stable), &HashMap::new());
+        assert_eq!(
+            path["post"]["parameters"][0]["schema"],
+            json!({"type": "object"})
+        );
+    }
+
+    #[test]
+    fn rpc_query_parameters_print_types_as_the_search_path_does_and_variadic_repeats() {
+        let routine = routine(
+            vec![
+                param("mood", "s.mood", true, false),
+                param("other", "elsewhere.mood", true, false),
+                param("ints", "integer[]", true, false),
+                param("v", "text[]", false, true),
+            ],
+            Volatility::Immutable,
+        );
+        let type_names = HashMap::from([(1, "mood".to_owned()), (2, "elsewhere.mood".to_owned())]);
+        let path = rpc_path(&routine, &type_names);
+        assert_eq!(
+            path["get"]["parameters"],
+            json!([
+                {"name": "mood", "in": "query", "required": true, "type": "string", "format": "mood"},
+                {"name": "other", "in": "query", "required": true, "type": "string", "format": "elsewhere.mood"},
+                {"name": "ints", "in": "query", "required": true, "type": "string", "format": "integer[]"},
+                {"name": "v", "in": "query", "required": false, "type": "array",
+                 "collectionFormat": "multi", "items": {"type": "string", "format": "text"}},
+            ])
+        );
+    }
 }

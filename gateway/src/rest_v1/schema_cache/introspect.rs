@@ -214,6 +214,7 @@ SELECT pn.nspname::text, p.proname::text, d.description, p.provolatile::text, p.
        coalesce((SELECT json_agg(json_build_object(
                     'name', coalesce(arg.name, ''),
                     'type', pg_catalog.format_type(arg.type, NULL),
+                    'oid', arg.type::int8,
                     'mode', coalesce(arg.mode, 'i')) ORDER BY arg.ord)
                    FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
                                p.proargnames, p.proargmodes::text[])
@@ -512,6 +513,7 @@ struct RawArg {
     name: String,
     #[serde(rename = "type")]
     data_type: String,
+    oid: u32,
     mode: String,
 }
 
@@ -527,6 +529,7 @@ fn routine(row: &Row) -> Option<Routine> {
         .map(|(index, arg)| RoutineParam {
             name: arg.name.clone(),
             data_type: arg.data_type.clone(),
+            type_oid: arg.oid,
             required: index < required_count,
             variadic: arg.mode == "v",
         })

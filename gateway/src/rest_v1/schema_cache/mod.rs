@@ -206,7 +206,10 @@ pub struct Routine {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoutineParam {
     pub name: String,
+    /// `format_type` under an empty search path: schema-qualified outside `pg_catalog`.
     pub data_type: String,
+    /// The type's oid, to print it as another search path would (the OpenAPI document).
+    pub type_oid: u32,
     pub required: bool,
     pub variadic: bool,
 }

@@ -1695,6 +1695,7 @@ describe('OpenAPI', () => {
       '/rooms',
       '/schools',
       '/screened_arrivals',
+      '/staff_directory',
       '/student_clubs',
       '/students',
       '/substitutions',
@@ -1717,7 +1718,9 @@ describe('OpenAPI', () => {
       '/rpc/check_request',
       '/rpc/close_course',
       '/rpc/colour',
+      '/rpc/course_count',
       '/rpc/course_page',
+      '/rpc/courses_by_level',
       '/rpc/courses_of',
       '/rpc/courses_of_domain',
       '/rpc/created_note',
@@ -1791,6 +1794,110 @@ describe('OpenAPI', () => {
     assert.deepEqual(courses.properties.tags, { format: 'text[]', items: { type: 'string' }, type: 'array' })
     assert.deepEqual(courses.properties.settings, { format: 'jsonb' })
     assert.equal(document.definitions.schools.description, 'Establecimientos')
+  })
+
+  test('a foreign key note names the table even when a view sorted before it exposes the same key', async () => {
+    const document = await openApi(anon())
+    // staff_directory selects teachers.id: PostgREST sorts relationships to tables first.
+    const note = "Note:\nThis is a Foreign Key to `teachers.id`.<fk table='teachers' column='id'/>"
+    assert.equal(document.definitions.courses.properties.teacher_id.description, note)
+    assert.equal(document.definitions.teachers.properties.mentor_id.description, note)
+    assert.equal(document.definitions.course_overview.properties.teacher_id.description, note)
+  })
+
+  test('rpc body schema: array items, json without a type, enum named as the search path prints it', async () => {
+    const document = await openApi(anon())
+    const [args, prefer] = document.paths['/rpc/courses_by_level'].post.parameters
+    assert.deepEqual(prefer, { $ref: '#/parameters/preferParams' })
+    assert.deepEqual(args, {
+      in: 'body',
+      name: 'args',
+      required: true,
+      schema: {
+        type: 'object',
+        properties: {
+          level: { format: 'level', type: 'string' },
+          teachers: { format: 'integer[]', items: { type: 'integer' }, type: 'array' },
+          notes: { format: 'json[]', items: {}, type: 'array' },
+          options: { format: 'jsonb' },
+          term: { format: 'fixture_private.term', type: 'string' },
+        },
+        required: ['level', 'teachers'],
+      },
+    })
+  })
+
+  test('rpc get parameters: query strings, the enum unqualified, a type off the search path qualified', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/courses_by_level'].get.parameters, [
+      { format: 'level', in: 'query', name: 'level', required: true, type: 'string' },
+      { format: 'integer[]', in: 'query', name: 'teachers', required: true, type: 'string' },
+      { format: 'json[]', in: 'query', name: 'notes', required: false, type: 'string' },
+      { format: 'jsonb', in: 'query', name: 'options', required: false, type: 'string' },
+      // Off the search path: qualified, and printed without USAGE on its schema.
+      { format: 'fixture_private.term', in: 'query', name: 'term', required: false, type: 'string' },
+    ])
+  })
+
+  test('rpc with no required argument: the body schema has no required key (nor empty properties)', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/add_grades'].post.parameters[0].schema.required, ['a'])
+    assert.deepEqual(document.paths['/rpc/whoami'].post.parameters[0].schema, { type: 'object' })
+    assert.deepEqual(document.paths['/rpc/course_count'].post.parameters[0].schema, {
+      type: 'object',
+      properties: { teacher: { format: 'int32', type: 'integer' } },
+    })
+  })
+
+  test('a VARIADIC argument is a multi collection in the get path item', async () => {
+    const document = await openApi(anon())
+    assert.deepEqual(document.paths['/rpc/tag_list'].get.parameters, [
+      {
+        collectionFormat: 'multi',
+        in: 'query',
+        items: { format: 'text', type: 'string' },
+        name: 'tags',
+        required: true,
+        type: 'array',
+      },
+    ])
+  })
+
+  test('with one schema exposed there is no Content-Profile', async () => {
+    const response = await anon().schema(FIXTURE_SCHEMA).fetch(`${gateway.url}/rest/v1/`)
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-profile'), null)
+    await response.body?.cancel()
+  })
+})
+
+describe('OpenAPI with several schemas exposed (PGRST_DB_SCHEMAS=fixture,public)', () => {
+  let several
+  before(async () => {
+    several = await spawnFixtureGateway({ PGRST_DB_SCHEMAS: `${FIXTURE_SCHEMA},public` })
+  })
+  after(async () => {
+    await several?.stop()
+  })
+
+  async function root(headers) {
+    const response = await anonClient(several).schema(FIXTURE_SCHEMA).fetch(`${several.url}/rest/v1/`, { headers })
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'application/openapi+json; charset=utf-8')
+    return response
+  }
+
+  test('the document of the default schema carries Content-Profile: fixture', async () => {
+    const response = await root({})
+    assert.equal(response.headers.get('content-profile'), FIXTURE_SCHEMA)
+    assert.ok('/staff_directory' in (await response.json()).paths)
+  })
+
+  test('Accept-Profile picks the schema the document and Content-Profile name', async () => {
+    const response = await root({ 'Accept-Profile': 'public' })
+    assert.equal(response.headers.get('content-profile'), 'public')
+    // The public schema's document: none of the fixture's relations.
+    assert.ok(!('/staff_directory' in (await response.json()).paths))
   })
 })
 
