@@ -10,6 +10,7 @@ use super::Request;
 use super::error::ApiError;
 use super::execute::{self, OutcomeChecks, RequestContext, ResultShape, TransactionMode};
 use super::plan::call::{Invocation, plan_call, resolve};
+use super::plan::explain;
 use super::plan::negotiate::{Produced, negotiate};
 use super::request::media::MediaType;
 use super::request::payload::{call_body, check_columns_body};
@@ -109,23 +110,9 @@ pub async fn handle(request: &Request, name: &str, body: &[u8]) -> Result<HttpRe
     };
 
     let rollback = rollback_wanted(config, &api.preferences);
-    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
+    if let Some(plan) = &negotiated.plan {
         // In the call's own transaction: `EXPLAIN ANALYZE` of a volatile function runs it.
-        let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::explain(
-            &request.pool,
-            &request.batches,
-            context,
-            mode,
-            explained,
-            rollback,
-        )
-        .await?;
-        return Ok(super::plan::explain::response(
-            &negotiated.media,
-            &rows,
-            *json,
-        ));
+        return explain::answer(request, context, mode, rollback, statement, plan).await;
     }
 
     // 4. One transaction; its end depends on the outcome.

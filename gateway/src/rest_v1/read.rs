@@ -5,7 +5,8 @@ use actix_web::http::{Method, header};
 
 use super::Request;
 use super::error::ApiError;
-use super::execute;
+use super::execute::{self, TransactionMode};
+use super::plan::explain;
 use super::plan::negotiate::{Produced, negotiate};
 use super::plan::read::{ReadOptions, find_relation, plan_read_of};
 use super::request::media::MediaType;
@@ -61,14 +62,13 @@ pub async fn handle(request: &Request, table: &str) -> Result<HttpResponse, ApiE
     };
     let statement = read_statement(&plan, body, count_mode, has_range);
 
-    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
-        let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::query(&request.batches, request.context.clone(), explained).await?;
-        return Ok(super::plan::explain::response(
-            &negotiated.media,
-            &rows,
-            *json,
-        ));
+    if let Some(plan) = &negotiated.plan {
+        let read_only = TransactionMode {
+            read_only: true,
+            isolation: "READ COMMITTED",
+        };
+        let context = request.context.clone();
+        return explain::answer(request, context, read_only, false, statement, plan).await;
     }
 
     let outcome = execute::read(

@@ -7,6 +7,7 @@ use actix_web::http::{Method, header};
 use super::Request;
 use super::error::{ApiError, PgError};
 use super::execute::{self, OutcomeChecks, StatementOutcome, TransactionMode};
+use super::plan::explain;
 use super::plan::mutate::plan_mutation;
 use super::plan::negotiate::{Produced, negotiate};
 use super::plan::read::find_relation;
@@ -102,22 +103,9 @@ pub async fn handle(request: &Request, table: &str, body: &[u8]) -> Result<HttpR
         read_only: false,
         isolation: "READ COMMITTED",
     };
-    if let Some(MediaType::Plan { json, options, .. }) = &negotiated.plan {
-        let explained = super::plan::explain::statement(statement, *json, *options);
-        let rows = execute::explain(
-            &request.pool,
-            &request.batches,
-            request.context.clone(),
-            mode,
-            explained,
-            rollback,
-        )
-        .await?;
-        return Ok(super::plan::explain::response(
-            &negotiated.media,
-            &rows,
-            *json,
-        ));
+    if let Some(plan) = &negotiated.plan {
+        let context = request.context.clone();
+        return explain::answer(request, context, mode, rollback, statement, plan).await;
     }
     let outcome = execute::run(
         &request.pool,

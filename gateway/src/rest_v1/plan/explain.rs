@@ -5,6 +5,11 @@ use actix_web::HttpResponse;
 use actix_web::http::header;
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use super::super::Request;
+use super::super::error::ApiError;
+use super::super::execute::{self, RequestContext, TransactionMode};
 use super::super::request::media::MediaType;
 use super::super::response::ResponseParts;
 
@@ -49,10 +54,34 @@ pub fn body(rows: &[crate::db::wire::Row], json: bool) -> String {
     }
 }
 
-/// The response: the plan under its media type (`…plan+json; for="…"`), status 200.
-pub fn response(media: &MediaType, rows: &[crate::db::wire::Row], json: bool) -> HttpResponse {
+/// Answers `plan` (the negotiated `application/vnd.pgrst.plan` type) with the `EXPLAIN` of
+/// `statement`, run in the transaction the statement itself would have (see
+/// [`execute::explain`]): status 200, the plan under its media type (`…plan+json; for="…"`).
+pub async fn answer(
+    request: &Request,
+    context: Arc<RequestContext>,
+    mode: TransactionMode,
+    rollback: bool,
+    statement: SqlBuilder,
+    plan: &MediaType,
+) -> Result<HttpResponse, ApiError> {
+    let MediaType::Plan { json, options, .. } = plan else {
+        return Err(ApiError::Internal(format!(
+            "{plan:?} is not a plan media type"
+        )));
+    };
+    let explained = self::statement(statement, *json, *options);
+    let rows = execute::explain(
+        &request.pool,
+        &request.batches,
+        context,
+        mode,
+        explained,
+        rollback,
+    )
+    .await?;
     let mut parts = ResponseParts::new(200);
-    parts.header(header::CONTENT_TYPE, media.content_type());
-    parts.body = Some(body(rows, json).into_bytes());
-    parts.into_response()
+    parts.header(header::CONTENT_TYPE, plan.content_type());
+    parts.body = Some(body(&rows, *json).into_bytes());
+    Ok(parts.into_response())
 }

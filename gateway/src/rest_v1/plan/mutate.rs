@@ -346,24 +346,16 @@ mod tests {
     use super::*;
     use crate::rest_v1::request::media::MediaType;
     use crate::rest_v1::request::payload::table_body;
+    use crate::rest_v1::schema_cache::fixtures::{integer_column, table};
     use crate::rest_v1::schema_cache::{Column, Representation};
 
     fn column(name: &str, json_parser: Option<QualifiedName>) -> (Column, PayloadColumn) {
         let column = Column {
-            name: name.into(),
-            description: None,
-            nullable: true,
-            data_type: "integer".into(),
-            nominal_type: "integer".into(),
-            max_length: None,
-            default: None,
-            enum_values: Vec::new(),
-            generated: false,
-            text_input_type: Some("pg_catalog.int4".into()),
             representation: Representation {
                 from_json: json_parser.clone(),
                 ..Representation::default()
             },
+            ..integer_column(name)
         };
         let payload_column = PayloadColumn {
             name: name.into(),
@@ -379,17 +371,7 @@ mod tests {
         let (a, a_payload) = column("a", None);
         let (colour, colour_payload) =
             column("colour", Some(QualifiedName::new("public", "colour")));
-        let relation = Relation {
-            name: QualifiedName::new("s", "t"),
-            description: None,
-            is_view: false,
-            insertable: true,
-            updatable: true,
-            deletable: true,
-            primary_key: Vec::new(),
-            plain_inserts: true,
-            columns: vec![a, colour],
-        };
+        let relation = table("s", "t", vec![a, colour]);
         let payload = table_body(
             &MediaType::Json,
             br##"{"a": 1, "colour": "#00FF00"}"##,

@@ -141,6 +141,23 @@ pub struct ReadNode {
 }
 
 impl ReadNode {
+    /// A root node of `relation` that selects, filters and orders nothing (a context for
+    /// conditions; a start for nodes built by hand).
+    pub fn empty(relation: QualifiedName, qualifier: Qualifier) -> Self {
+        Self {
+            relation,
+            qualifier,
+            select: Vec::new(),
+            conditions: Vec::new(),
+            order: Vec::new(),
+            limit: None,
+            offset: 0,
+            children: Vec::new(),
+            depth: 0,
+            from_cte: false,
+        }
+    }
+
     pub fn has_aggregates(&self) -> bool {
         self.select.iter().any(SelectPlan::is_aggregate)
     }
@@ -711,73 +728,42 @@ mod tests {
 
     use super::*;
     use crate::rest_v1::request::query_params::ParseMode;
+    use crate::rest_v1::schema_cache::fixtures::{cache, integer_column, table};
     use crate::rest_v1::schema_cache::{Column, Representation};
-    use crate::rest_v1::settings::{RestConfig, TxEnd};
 
-    fn column(name: &str, representation: Representation) -> Column {
-        Column {
-            name: name.into(),
-            description: None,
-            nullable: true,
-            data_type: "integer".into(),
-            nominal_type: "public.colour".into(),
-            max_length: None,
-            default: None,
-            enum_values: Vec::new(),
-            generated: false,
-            text_input_type: None,
-            representation,
-        }
-    }
-
-    /// `s.t(id, colour)`, `colour` of a domain with json and text representations.
-    fn cache() -> SchemaCache {
-        let colour = Representation {
-            to_json: Some(QualifiedName::new("public", "colour_json")),
-            from_text: Some(QualifiedName::new("public", "colour_text")),
-            from_json: Some(QualifiedName::new("public", "colour_from_json")),
-        };
-        let relation = Relation {
-            name: QualifiedName::new("s", "t"),
-            description: None,
-            is_view: false,
-            insertable: true,
-            updatable: true,
-            deletable: true,
-            primary_key: vec!["id".into()],
-            plain_inserts: true,
-            columns: vec![
-                column("id", Representation::default()),
-                column("colour", colour),
-            ],
-        };
-        SchemaCache {
-            config: RestConfig {
-                schemas: vec!["s".into()],
-                extra_search_path: Vec::new(),
-                max_rows: None,
-                anon_role: "anon".into(),
-                aggregates_enabled: false,
-                plan_enabled: false,
-                tx_end: TxEnd::Commit,
-                pre_request: None,
-            },
-            relations: HashMap::from([(relation.name.clone(), relation)]),
-            relationships: HashMap::new(),
-            routines: HashMap::new(),
-            role_settings: HashMap::new(),
-            schema_descriptions: HashMap::new(),
-            media_handlers: Default::default(),
-        }
-    }
-
-    fn plan(query: &str) -> ReadNode {
+    fn plan_in(cache: &SchemaCache, table: &str, query: &str) -> Result<ReadNode, ApiError> {
         let query = QueryParams::parse(query, ParseMode::Relation).unwrap();
         let options = ReadOptions {
             max_rows: None,
-            aggregates_enabled: false,
+            aggregates_enabled: cache.config.aggregates_enabled,
         };
-        plan_read(&cache(), "s", "t", &query, (None, 0), options).unwrap()
+        plan_read(cache, "s", table, &query, (None, 0), options)
+    }
+
+    // Data representations.
+
+    /// `s.t(id, colour)`, `colour` of a domain with json and text representations.
+    fn colour_cache() -> SchemaCache {
+        let colour = Column {
+            nominal_type: "public.colour".into(),
+            text_input_type: None,
+            representation: Representation {
+                to_json: Some(QualifiedName::new("public", "colour_json")),
+                from_text: Some(QualifiedName::new("public", "colour_text")),
+                from_json: Some(QualifiedName::new("public", "colour_from_json")),
+            },
+            ..integer_column("colour")
+        };
+        let id = integer_column("id");
+        cache(
+            vec![table("s", "t", vec![id, colour])],
+            HashMap::new(),
+            false,
+        )
+    }
+
+    fn plan(query: &str) -> ReadNode {
+        plan_in(&colour_cache(), "t", query).unwrap()
     }
 
     fn selected(node: &ReadNode) -> Vec<(String, Option<String>, Option<String>)> {
@@ -847,46 +833,8 @@ mod tests {
         };
         assert_eq!(column.transform, None);
     }
-}
 
-/// Aggregates and spreads.
-#[cfg(test)]
-mod spread_tests {
-    use std::collections::HashMap;
-
-    use super::*;
-    use crate::rest_v1::request::query_params::ParseMode;
-    use crate::rest_v1::schema_cache::Column;
-    use crate::rest_v1::settings::{RestConfig, TxEnd};
-
-    fn relation(name: &str, columns: &[&str]) -> Relation {
-        Relation {
-            name: QualifiedName::new("s", name),
-            description: None,
-            is_view: false,
-            insertable: true,
-            updatable: true,
-            deletable: true,
-            primary_key: vec!["id".into()],
-            plain_inserts: true,
-            columns: columns
-                .iter()
-                .map(|column| Column {
-                    name: (*column).into(),
-                    description: None,
-                    nullable: true,
-                    data_type: "integer".into(),
-                    nominal_type: "integer".into(),
-                    max_length: None,
-                    default: None,
-                    enum_values: Vec::new(),
-                    generated: false,
-                    text_input_type: Some("integer".into()),
-                    representation: Default::default(),
-                })
-                .collect(),
-        }
-    }
+    // Aggregates and spreads.
 
     fn foreign_key(table: &str, foreign_table: &str, cardinality: Cardinality) -> Relationship {
         Relationship::ForeignKey {
@@ -901,10 +849,15 @@ mod spread_tests {
 
     /// `factories` 1-n `processes` n-1 `categories`.
     fn factories_cache() -> SchemaCache {
-        let relations = [
-            relation("factories", &["id", "size"]),
-            relation("processes", &["id", "factory_id", "category_id", "size"]),
-            relation("categories", &["id", "size"]),
+        let columns = |names: &[&str]| names.iter().map(|name| integer_column(name)).collect();
+        let relations = vec![
+            table("s", "factories", columns(&["id", "size"])),
+            table(
+                "s",
+                "processes",
+                columns(&["id", "factory_id", "category_id", "size"]),
+            ),
+            table("s", "categories", columns(&["id", "size"])),
         ];
         let factory_key = vec![("id".to_owned(), "factory_id".to_owned())];
         let category_key = vec![("category_id".to_owned(), "id".to_owned())];
@@ -932,42 +885,7 @@ mod spread_tests {
                 )],
             ),
         ]);
-        SchemaCache {
-            config: RestConfig {
-                schemas: vec!["s".into()],
-                extra_search_path: Vec::new(),
-                max_rows: None,
-                anon_role: "anon".into(),
-                aggregates_enabled: true,
-                plan_enabled: false,
-                tx_end: TxEnd::Commit,
-                pre_request: None,
-            },
-            relations: relations
-                .into_iter()
-                .map(|relation| (relation.name.clone(), relation))
-                .collect(),
-            relationships,
-            routines: HashMap::new(),
-            role_settings: HashMap::new(),
-            schema_descriptions: HashMap::new(),
-            media_handlers: Default::default(),
-        }
-    }
-
-    fn plan(query: &str) -> Result<ReadNode, ApiError> {
-        let query = QueryParams::parse(query, ParseMode::Relation).unwrap();
-        plan_read(
-            &factories_cache(),
-            "s",
-            "factories",
-            &query,
-            (None, 0),
-            ReadOptions {
-                max_rows: None,
-                aggregates_enabled: true,
-            },
-        )
+        cache(relations, relationships, true)
     }
 
     #[test]
@@ -978,7 +896,10 @@ mod spread_tests {
             "select=id,...processes(size.sum())",
         ] {
             assert!(
-                matches!(plan(select), Err(ApiError::NotImplemented(_))),
+                matches!(
+                    plan_in(&factories_cache(), "factories", select),
+                    Err(ApiError::NotImplemented(_))
+                ),
                 "{select}"
             );
         }
@@ -986,7 +907,12 @@ mod spread_tests {
 
     #[test]
     fn aggregates_below_a_non_spread_embed_stay_in_that_embed() {
-        let plan = plan("select=id,...processes(id,categories(size.sum()))").unwrap();
+        let plan = plan_in(
+            &factories_cache(),
+            "factories",
+            "select=id,...processes(id,categories(size.sum()))",
+        )
+        .unwrap();
         assert!(plan.children[0].node.children[0].node.has_aggregates());
     }
 }

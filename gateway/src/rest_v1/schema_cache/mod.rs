@@ -6,6 +6,8 @@
 //! DDL statement). Requests hold an `Arc` of the cache they started with, so a reload never
 //! disturbs a request in flight.
 
+#[cfg(test)]
+pub mod fixtures;
 pub mod introspect;
 pub mod node_tree;
 pub mod relationships;

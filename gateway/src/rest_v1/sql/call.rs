@@ -275,16 +275,9 @@ mod tests {
             },
             args: CallArgs::None,
             read: ReadNode {
-                relation: name,
-                qualifier: Qualifier::Alias("welcome".into()),
                 select: vec![SelectPlan::Star],
-                conditions: Vec::new(),
-                order: Vec::new(),
-                limit: None,
-                offset: 0,
-                children: Vec::new(),
-                depth: 0,
                 from_cte: true,
+                ..ReadNode::empty(name, Qualifier::Alias("welcome".into()))
             },
             scalar: true,
             read_only: true,

@@ -333,18 +333,10 @@ fn where_conditions(sql: &mut SqlBuilder, plan: &MutatePlan) {
     }
     let table = table(plan);
     // Root conditions never involve embeds, so any node serves as their context.
-    let context_node = super::super::plan::read::ReadNode {
-        relation: plan.table.clone(),
-        qualifier: Qualifier::Table(plan.table.clone()),
-        select: Vec::new(),
-        conditions: Vec::new(),
-        order: Vec::new(),
-        limit: None,
-        offset: 0,
-        children: Vec::new(),
-        depth: 0,
-        from_cte: false,
-    };
+    let context_node = super::super::plan::read::ReadNode::empty(
+        plan.table.clone(),
+        Qualifier::Table(plan.table.clone()),
+    );
     sql.push(" WHERE ");
     for (index, condition) in plan.conditions.iter().enumerate() {
         if index > 0 {

@@ -970,8 +970,6 @@ mod tests {
     #[test]
     fn data_representations_format_selected_columns_and_parse_filter_values() {
         let node = ReadNode {
-            relation: QualifiedName::new("s", "t"),
-            qualifier: Qualifier::Table(QualifiedName::new("s", "t")),
             select: vec![SelectPlan::Column {
                 column: colour("colour_json"),
                 alias: Some("colour".into()),
@@ -997,11 +995,10 @@ mod tests {
                 direction: None,
                 nulls: None,
             }],
-            limit: None,
-            offset: 0,
-            children: Vec::new(),
-            depth: 0,
-            from_cte: false,
+            ..ReadNode::empty(
+                QualifiedName::new("s", "t"),
+                Qualifier::Table(QualifiedName::new("s", "t")),
+            )
         };
         let mut sql = SqlBuilder::new();
         node_query(&mut sql, &node, None);
@@ -1037,16 +1034,11 @@ mod tests {
         );
         let statement = read_statement(
             &ReadNode {
-                relation: QualifiedName::new("test", "lines"),
-                qualifier: Qualifier::Table(QualifiedName::new("test", "lines")),
                 select: vec![SelectPlan::Star],
-                conditions: Vec::new(),
-                order: Vec::new(),
-                limit: None,
-                offset: 0,
-                children: Vec::new(),
-                depth: 0,
-                from_cte: false,
+                ..ReadNode::empty(
+                    QualifiedName::new("test", "lines"),
+                    Qualifier::Table(QualifiedName::new("test", "lines")),
+                )
             },
             handler(None),
             CountMode::None,
@@ -1098,16 +1090,12 @@ mod spread_tests {
 
     fn node(table: &str, qualifier: &str, select: Vec<SelectPlan>, depth: usize) -> ReadNode {
         ReadNode {
-            relation: QualifiedName::new("s", table),
-            qualifier: Qualifier::Alias(qualifier.into()),
             select,
-            conditions: Vec::new(),
-            order: Vec::new(),
-            limit: None,
-            offset: 0,
-            children: Vec::new(),
             depth,
-            from_cte: false,
+            ..ReadNode::empty(
+                QualifiedName::new("s", table),
+                Qualifier::Alias(qualifier.into()),
+            )
         }
     }
 

@@ -1297,7 +1297,7 @@ describe('gateway limits and hooks', () => {
   })
 })
 
-describe('plans of writes and calls (PGRST_DB_PLAN_ENABLED=true, PGRST_DB_TX_END=commit-allow-override)', () => {
+describe('plans of reads, writes and calls (PGRST_DB_PLAN_ENABLED=true, PGRST_DB_TX_END=commit-allow-override)', () => {
   let planning
   const stored = (sql) => planning.admin(async (admin) => (await admin.query(sql)).rows)
   before(async () => {
@@ -1305,6 +1305,16 @@ describe('plans of writes and calls (PGRST_DB_PLAN_ENABLED=true, PGRST_DB_TX_END
   })
   after(async () => {
     await planning?.stop()
+  })
+
+  test('explain() of a read and a stable call: their plans, as JSON or text', async () => {
+    const read = await anonClient(planning).from('students').select('id').eq('id', 1).explain({ format: 'json' })
+    assert.equal(read.status, 200)
+    assert.equal(JSON.stringify(read.data).includes('"Relation Name":"students"'), true)
+    const call = await anonClient(planning).rpc('courses_of', { teacher: 1 }, { get: true }).explain()
+    assert.equal(call.status, 200)
+    // The SQL function is inlined: its own query is planned.
+    assert.match(call.data, /Seq Scan on courses/)
   })
 
   test('explain() of an insert, an update and a delete: the plan, and nothing written', async () => {
