@@ -9,11 +9,14 @@
 // grammar with valid and hostile values, and a share of noise. Each seed runs on a fresh
 // database and is reproducible alone: FUZZ_SEEDS=7 FUZZ_REQUESTS=5000 TEST_FILES=rest-fuzz
 // npm test. The answers' expected content is the other conformance files' job.
+//
+// Then the same kind of requests, reads only, sent many at a time over few connections (so
+// they wait for connections and share pipelines) must get exactly the answers each got alone.
 
-import { after, describe, test } from 'node:test'
+import { after, afterEach, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnFixtureGateway } from '../harness.mjs'
-import { ANA, userToken } from '../support.mjs'
+import { ANA, BETO, userToken } from '../support.mjs'
 
 const SEEDS = (process.env.FUZZ_SEEDS ?? '1,2,3').split(',').map(Number)
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 700)
@@ -99,8 +102,8 @@ const ACCEPTS = ['application/json', 'application/vnd.pgrst.object+json', 'text/
 const CONTENT_TYPES = ['application/json', 'text/csv', 'application/x-www-form-urlencoded', 'text/plain',
   'application/octet-stream', 'application/json; charset=latin1']
 
-/** Builds random requests for one seed over `model`. */
-function requestMaker({ below, pick, chance }, model) {
+/** Builds random requests for one seed over `model`; `readsOnly`: GET, HEAD and OPTIONS. */
+function requestMaker({ below, pick, chance }, model, { readsOnly = false } = {}) {
   const tableNames = Object.keys(model.tables)
   const functionNames = Object.keys(model.functions)
 
@@ -204,7 +207,7 @@ function requestMaker({ below, pick, chance }, model) {
   function tableRequest() {
     const name = chance(0.97) ? pick(tableNames) : pick(['nope', 'pg_class', 'students"', 'rpc'])
     const table = model.tables[name] ?? { columns: [], embeds: [] }
-    const method = pick(['GET', 'GET', 'HEAD', 'POST', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'])
+    const method = pick(readsOnly ? ['GET', 'GET', 'HEAD', 'OPTIONS'] : ['GET', 'GET', 'HEAD', 'POST', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS'])
     const query = []
     if (method === 'GET' || method === 'HEAD' || chance(0.4)) query.push(['select', selectList(table)])
     for (let n = below(3); n > 0; n--) query.push(condition(table))
@@ -260,7 +263,7 @@ function requestMaker({ below, pick, chance }, model) {
     const args = {}
     for (const arg of fn.args) if (chance(0.85)) args[arg.name] = value(arg.type)
     if (chance(0.05)) args.extra = 1
-    const method = pick(['GET', 'POST', 'POST', 'HEAD', 'PATCH'])
+    const method = pick(readsOnly ? ['GET', 'HEAD'] : ['GET', 'POST', 'POST', 'HEAD', 'PATCH'])
     const query = []
     if (method === 'GET' || method === 'HEAD') {
       for (const [k, v] of Object.entries(args)) query.push([k, Array.isArray(v) ? `{${v.map(literal)}}` : literal(v)])
@@ -278,7 +281,7 @@ function requestMaker({ below, pick, chance }, model) {
     chance(0.9) ? encodeURIComponent(part).replace(/%2C/g, ',').replace(/%28/g, '(').replace(/%29/g, ')') : part
   return (credentials) => {
     const roll = below(20)
-    const request = roll < 5 ? callRequest() : roll < 9 ? cleanWrite() : tableRequest()
+    const request = roll < 5 ? callRequest() : roll < 9 && !readsOnly ? cleanWrite() : tableRequest()
     const headers = { apikey: credentials.apikey, Authorization: `Bearer ${pick(credentials.tokens)}` }
     if (request.prefer) headers.Prefer = request.prefer
     else if (chance(0.6)) headers.Prefer = Array.from({ length: 1 + below(3) }, () => pick(PREFERENCES)).join(', ')
@@ -349,19 +352,18 @@ async function rowsDigestQuery(client) {
 }
 
 describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, aggregates and plans on)', () => {
-  const gateways = []
-  after(async () => {
-    await Promise.all(gateways.map((gateway) => gateway.stop()))
+  let gateway
+  afterEach(async () => {
+    await gateway?.stop()
   })
 
   for (const seed of SEEDS) {
     test(`seed ${seed}: ${REQUESTS} requests keep every property`, async (context) => {
-      const gateway = await spawnFixtureGateway({
+      gateway = await spawnFixtureGateway({
         PGRST_DB_TX_END: 'commit-allow-override',
         PGRST_DB_AGGREGATES_ENABLED: 'true',
         PGRST_DB_PLAN_ENABLED: 'true',
       })
-      gateways.push(gateway)
       const model = await apiModel(gateway)
       assert.ok(Object.keys(model.tables).length > 5 && Object.keys(model.functions).length > 5, 'the fixture is served')
       const random = generator(seed)
@@ -406,6 +408,79 @@ describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, 
       assert.deepEqual(findings.slice(0, REPORTED), [], `${findings.length} findings`)
       // The mix reached the database: successes of every kind, not only parse errors.
       for (const status of [200, 201, 204]) assert.ok(statuses[status] > 0, `some ${status}: ${JSON.stringify(statuses)}`)
+    })
+  }
+})
+
+/** What a client can see of an answer, but for what differs between any two answers. */
+async function visible(gateway, request) {
+  const response = await fetch(`${gateway.url}/rest/v1${request.url}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body?.text,
+  })
+  const shown = ['content-type', 'content-range', 'preference-applied', 'content-profile', 'location', 'proxy-status']
+  const headers = shown.map((name) => `${name}: ${response.headers.get(name)}`)
+  return [response.status, ...headers, await response.text()].join('\n')
+}
+
+describe('rest/v1 reads sent at once answer as each alone (DB_POOL_SIZE=4)', () => {
+  const CONCURRENCY = 24
+  let gateway
+  after(async () => {
+    await gateway?.stop()
+  })
+
+  // Requests share connections and pipelines when many arrive at once: no role, claim,
+  // search_path, timezone or error of one may reach another, and each gets its own rows.
+  for (const seed of SEEDS) {
+    test(`seed ${seed}: ${REQUESTS} reads, ${CONCURRENCY} at a time`, async (context) => {
+      // Two connections per HTTP worker, so requests wait for connections and share them.
+      gateway ??= await spawnFixtureGateway({ DB_POOL_SIZE: '4', PGRST_DB_AGGREGATES_ENABLED: 'true' })
+      // Times an answer shows in the request's `Prefer: timezone` or else in UTC. Then
+      // statistics, so no automatic ANALYZE changes a plan (and the order of rows a read
+      // without `order` gets) between the two rounds.
+      await gateway.admin(async (client) => {
+        await client.query(`INSERT INTO typed_arrivals (id, amount, at) VALUES
+          (1, 5, '2025-03-03 08:00:00+00'), (2, 7, '2025-06-01 12:30:00+00') ON CONFLICT DO NOTHING`)
+        await client.query('ANALYZE')
+      })
+      const model = await apiModel(gateway)
+      const random = generator(seed)
+      const nextRequest = requestMaker(random, model, { readsOnly: true })
+      const credentials = [
+        { apikey: gateway.anonKey, tokens: [gateway.anonKey] },
+        { apikey: gateway.anonKey, tokens: [userToken(gateway, ANA, 'ana@colegio.cl')] },
+        { apikey: gateway.anonKey, tokens: [userToken(gateway, BETO, 'beto@colegio.cl')] },
+        { apikey: gateway.serviceRoleKey, tokens: [gateway.serviceRoleKey] },
+      ]
+      const requests = Array.from({ length: REQUESTS }, () => nextRequest(random.pick(credentials)))
+      const alone = []
+      for (const request of requests) alone.push(await visible(gateway, request))
+
+      // All again, in another order, CONCURRENCY in flight.
+      const order = requests.map((_, index) => index)
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = random.below(i + 1)
+        ;[order[i], order[j]] = [order[j], order[i]]
+      }
+      const together = []
+      const worker = async () => {
+        for (let index = order.pop(); index !== undefined; index = order.pop()) {
+          together[index] = await visible(gateway, requests[index])
+        }
+      }
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+
+      const statuses = {}
+      for (const answer of alone) statuses[answer.split('\n', 1)[0]] = (statuses[answer.split('\n', 1)[0]] ?? 0) + 1
+      context.diagnostic(`statuses alone: ${JSON.stringify(statuses)}`)
+      const differences = requests.flatMap((request, index) =>
+        alone[index] === together[index]
+          ? []
+          : [`#${index} ${request.method} ${request.url}\n--- alone:\n${alone[index].slice(0, 400)}\n--- at once:\n${together[index].slice(0, 400)}`],
+      )
+      assert.deepEqual(differences.slice(0, REPORTED), [], `${differences.length} differences`)
     })
   }
 })
