@@ -425,7 +425,7 @@ async function visible(gateway, request) {
 }
 
 describe('rest/v1 reads sent at once answer as each alone (DB_POOL_SIZE=4)', () => {
-  const CONCURRENCY = 24
+  const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 24)
   let gateway
   after(async () => {
     await gateway?.stop()
