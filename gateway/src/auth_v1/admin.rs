@@ -45,12 +45,12 @@ fn admin_audit<'a>(
     }
 }
 
-fn user_id(raw: &str) -> AuthResult<Uuid> {
+pub(super) fn user_id(raw: &str) -> AuthResult<Uuid> {
     Uuid::parse_str(raw)
         .map_err(|_| AuthError::not_found("validation_failed", "user_id must be an UUID"))
 }
 
-async fn load_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
+pub(super) async fn load_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
     store::user_by_id(tx, id)
         .await?
         .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))

@@ -11,6 +11,7 @@
 pub mod admin;
 pub mod authn;
 pub mod db_encryption;
+pub mod disabled;
 pub mod error;
 pub mod mailing;
 pub mod mfa;
@@ -39,6 +40,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use self::disabled::Feature;
 use self::error::{ApiVersion, AuthError, AuthResult};
 use self::password::{PasswordHasher, PasswordRules};
 use self::rate_limit::{Limit, RateLimits};
@@ -417,6 +419,29 @@ pub fn routes(config: &mut web::ServiceConfig) {
                 "/admin/generate_link",
                 web::post().to(admin::generate_link_handler),
             )
+            .route(
+                "/admin/users/{id}/passkeys",
+                web::get().to(disabled::admin_passkeys_handler),
+            )
+            .route(
+                "/admin/users/{id}/passkeys/{passkey_id}",
+                web::delete().to(disabled::admin_delete_passkey_handler),
+            )
+            // Features not offered: every method and path under each prefix.
+            .service(disabled_feature("/sso", Feature::Saml))
+            .service(disabled_feature("/passkeys", Feature::Passkeys))
+            .service(disabled_feature("/oauth", Feature::OAuthServer))
+            .route(
+                "/.well-known/oauth-authorization-server",
+                Feature::OAuthServer.handler(),
+            )
+            .service(disabled_feature("/user/oauth/grants", Feature::OAuthGrants))
+            .service(disabled_feature("/admin/oauth", Feature::OAuthClients))
+            .service(disabled_feature(
+                "/admin/custom-providers",
+                Feature::CustomProviders,
+            ))
+            .service(disabled_feature("/scim/v2", Feature::Scim))
             .default_service(web::to(not_found)),
     );
 }
@@ -477,6 +502,12 @@ async fn authorize(http: HttpRequest, state: web::Data<AppState>) -> HttpRespons
             "Unsupported provider: provider {provider} is not enabled"
         ))),
     )
+}
+
+/// `prefix` and every path under it, whatever the method, answered as GoTrue answers a
+/// feature that is switched off.
+fn disabled_feature(prefix: &str, feature: Feature) -> actix_web::Scope {
+    web::scope(prefix).default_service(feature.handler())
 }
 
 /// GoTrue's router answers unknown paths with Go's default plain-text 404.

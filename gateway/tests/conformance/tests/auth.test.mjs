@@ -479,3 +479,40 @@ describe('admin API', () => {
     assert.equal(notAdmin.error.code, 'not_admin')
   })
 })
+
+// GoTrue, with SAML, passkeys, its OAuth 2.1 server and custom providers switched off (its
+// defaults, and features Cielo does not offer), answers their paths with JSON errors that
+// supabase-js turns into an AuthApiError with GoTrue's code.
+describe('features not offered', () => {
+  const disabled = (result, code, message) => {
+    assert.ok(result.error instanceof AuthApiError, `${result.error}`)
+    assert.deepEqual([result.error.status, result.error.code, result.error.message], [404, code, message])
+  }
+
+  test('signInWithSSO is saml_provider_disabled; passkeys are passkey_disabled', async () => {
+    const { supabase } = client()
+    disabled(await supabase.auth.signInWithSSO({ domain: 'colegio.cl' }), 'saml_provider_disabled', 'SAML 2.0 is disabled')
+    disabled(await supabase.auth.passkey.startAuthentication(), 'passkey_disabled', 'Passkeys are disabled')
+  })
+
+  test('the OAuth server is feature_disabled after the session check; admins see no passkeys', async () => {
+    const { address, user } = await confirmedUser('oauth')
+    const { supabase } = client()
+    const signedOut = await supabase.auth.oauth.listGrants()
+    assert.equal(signedOut.error.name, 'AuthSessionMissingError')
+    assert.equal((await supabase.auth.signInWithPassword({ email: address, password: PASSWORD })).error, null)
+    disabled(await supabase.auth.oauth.listGrants(), 'feature_disabled', 'OAuth server is disabled')
+    disabled(await supabase.auth.oauth.getAuthorizationDetails(randomUUID()), 'feature_disabled', 'OAuth server is disabled')
+
+    const admin = serviceClient().auth.admin
+    disabled(await admin.oauth.listClients(), 'feature_disabled', 'OAuth server is disabled')
+    disabled(await admin.customProviders.listProviders(), 'feature_disabled', 'Custom OAuth providers are disabled')
+    assert.equal((await supabase.auth.admin.oauth.listClients()).error.code, 'not_admin')
+
+    assert.deepEqual(await admin.passkey.listPasskeys({ userId: user.id }), { data: [], error: null })
+    const deleted = await admin.passkey.deletePasskey({ userId: user.id, passkeyId: randomUUID() })
+    assert.deepEqual([deleted.error.status, deleted.error.code, deleted.error.message], [404, 'validation_failed', 'Passkey not found'])
+    const unknownUser = await admin.passkey.listPasskeys({ userId: randomUUID() })
+    assert.equal(unknownUser.error.code, 'user_not_found')
+  })
+})
