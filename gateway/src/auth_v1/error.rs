@@ -179,8 +179,17 @@ impl AuthError {
     }
 }
 
+/// What a request gets for a NUL character in its text or JSON values.
+pub const NUL_CHARACTER: &str = "Text and JSON values must not contain the NUL character (\\u0000)";
+
 impl From<tokio_postgres::Error> for AuthError {
     fn from(error: tokio_postgres::Error) -> Self {
+        // Rust strings are valid UTF-8, so the only text PostgreSQL refuses is the NUL
+        // character (22021 in text, 22P05 as `\u0000` in JSON): the request's input, which
+        // GoTrue lets fail as a 500, is answered as the validation error it is.
+        if let Some("22021" | "22P05") = error.as_db_error().map(|db| db.code().code()) {
+            return AuthError::validation(NUL_CHARACTER);
+        }
         let detail = match error.as_db_error() {
             Some(db) => format!(
                 "{} {}{}",

@@ -516,3 +516,33 @@ describe('features not offered', () => {
     assert.equal(unknownUser.error.code, 'user_not_found')
   })
 })
+
+// PostgreSQL refuses the NUL character in text and JSON; GoTrue lets that fail as a 500
+// "Database error". It is the request's input, so it is a 400 and nothing is written.
+test('a NUL character in a value is validation_failed, and nothing is written', async () => {
+  const nul = (result) => {
+    assert.ok(result.error instanceof AuthApiError, `${result.error}`)
+    assert.deepEqual(
+      [result.error.status, result.error.code, result.error.message],
+      [400, 'validation_failed', 'Text and JSON values must not contain the NUL character (\\u0000)'],
+    )
+  }
+  const admin = serviceClient().auth.admin
+  const address = email('nul')
+  nul(await client().supabase.auth.signUp({ email: address, password: PASSWORD, options: { data: { nota: 'a\u0000b' } } }))
+  const { data: listed } = await admin.listUsers({ perPage: 1000 })
+  assert.ok(!listed.users.some((user) => user.email === address), 'no user was created')
+  nul(await admin.createUser({ email: address, app_metadata: { '\u0000': 1 } }))
+  nul(await client().supabase.auth.signInWithPassword({ email: 'a\u0000@colegio.cl', password: PASSWORD }))
+  nul(await client().supabase.auth.verifyOtp({ token_hash: '\u0000', type: 'signup' }))
+
+  const { address: own } = await confirmedUser('nul-own')
+  const { supabase } = client()
+  assert.equal((await supabase.auth.signInWithPassword({ email: own, password: PASSWORD })).error, null)
+  assert.equal((await supabase.auth.updateUser({ data: { curso: '1° medio' } })).error, null)
+  nul(await supabase.auth.updateUser({ data: { curso: '\u0000' } }))
+  nul(await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'a\u0000' }))
+  const { data: after } = await supabase.auth.getUser()
+  assert.equal(after.user.user_metadata.curso, '1° medio')
+  assert.deepEqual(after.user.factors ?? [], [])
+})
