@@ -45,12 +45,12 @@ fn admin_audit<'a>(
     }
 }
 
-pub(super) fn user_id(raw: &str) -> AuthResult<Uuid> {
+fn user_id(raw: &str) -> AuthResult<Uuid> {
     Uuid::parse_str(raw)
         .map_err(|_| AuthError::not_found("validation_failed", "user_id must be an UUID"))
 }
 
-pub(super) async fn load_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
+async fn load_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
     store::user_by_id(tx, id)
         .await?
         .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))
@@ -161,18 +161,23 @@ pub async fn get_handler(
     state: web::Data<AppState>,
 ) -> HttpResponse {
     let ctx = Ctx::from_request(&http, &state.settings.auth);
-    let result = async {
-        let auth = &state.auth;
-        authn::require_admin(auth, &ctx)?;
-        let id = user_id(&path)?;
-        let mut connection = auth.connection().await?;
-        let tx = connection.transaction().await?;
-        let user = load_user(&tx, id).await?;
-        tx.commit().await?;
-        Ok(Reply::Json(user.to_json()))
-    }
-    .await;
+    let result = admin_user(&state, &ctx, &path)
+        .await
+        .map(|user| Reply::Json(user.to_json()));
     respond(&ctx, result)
+}
+
+/// What every `/admin/users/{id}/…` route checks first, as GoTrue's `loadUser`: admin
+/// credentials, an id that is a UUID, an existing user.
+pub(super) async fn admin_user(state: &AppState, ctx: &Ctx, raw_id: &str) -> AuthResult<User> {
+    let auth = &state.auth;
+    authn::require_admin(auth, ctx)?;
+    let id = user_id(raw_id)?;
+    let mut connection = auth.connection().await?;
+    let tx = connection.transaction().await?;
+    let user = load_user(&tx, id).await?;
+    tx.commit().await?;
+    Ok(user)
 }
 
 pub async fn factors_handler(

@@ -10,7 +10,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::json;
 
-use super::error::{AuthError, AuthResult};
+use super::error::AuthError;
 use super::{Ctx, Reply, admin, authn, respond};
 use crate::state::AppState;
 
@@ -87,41 +87,29 @@ pub async fn admin_passkeys_handler(
     state: web::Data<AppState>,
 ) -> HttpResponse {
     let ctx = Ctx::from_request(&http, &state.settings.auth);
-    let result = admin_user_exists(&state, &ctx, &path)
+    let result = admin::admin_user(&state, &ctx, &path)
         .await
-        .map(|()| Reply::Json(json!([])));
+        .map(|_| Reply::Json(json!([])));
     respond(&ctx, result)
 }
 
-/// `DELETE /admin/users/{id}/passkeys/{passkey_id}`: no passkey is ever found.
+/// `DELETE /admin/users/{id}/passkeys/{passkey_id}`: no passkey is ever found (GoTrue gives
+/// a malformed id and an unknown one the same answer).
 pub async fn admin_delete_passkey_handler(
     http: HttpRequest,
     path: web::Path<(String, String)>,
     state: web::Data<AppState>,
 ) -> HttpResponse {
     let ctx = Ctx::from_request(&http, &state.settings.auth);
-    let result = async {
-        admin_user_exists(&state, &ctx, &path.0).await?;
-        // GoTrue gives a malformed id and an unknown one the same answer.
-        Err(AuthError::not_found(
-            "validation_failed",
-            "Passkey not found",
-        ))
-    }
-    .await;
+    let result = admin::admin_user(&state, &ctx, &path.0)
+        .await
+        .and_then(|_| {
+            Err(AuthError::not_found(
+                "validation_failed",
+                "Passkey not found",
+            ))
+        });
     respond(&ctx, result)
-}
-
-/// Admin credentials, then the user, as GoTrue's `/admin/users/{id}` routes check them.
-async fn admin_user_exists(state: &AppState, ctx: &Ctx, id: &str) -> AuthResult<()> {
-    let auth = &state.auth;
-    authn::require_admin(auth, ctx)?;
-    let id = admin::user_id(id)?;
-    let mut connection = auth.connection().await?;
-    let tx = connection.transaction().await?;
-    admin::load_user(&tx, id).await?;
-    tx.commit().await?;
-    Ok(())
 }
 
 #[cfg(test)]
