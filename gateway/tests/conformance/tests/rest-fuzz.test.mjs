@@ -357,6 +357,16 @@ async function rowsDigestQuery(client) {
   return `SELECT md5(coalesce(string_agg(r, E'\\n' ORDER BY r), '')) AS digest FROM (${union}) AS rows_(r)`
 }
 
+/** Who sends the requests: anon, two users (RLS tells them apart) and service_role. */
+function identities(gateway) {
+  return [
+    { apikey: gateway.anonKey, tokens: [gateway.anonKey] },
+    { apikey: gateway.anonKey, tokens: [userToken(gateway, ANA, 'ana@colegio.cl')] },
+    { apikey: gateway.anonKey, tokens: [userToken(gateway, BETO, 'beto@colegio.cl')] },
+    { apikey: gateway.serviceRoleKey, tokens: [gateway.serviceRoleKey] },
+  ]
+}
+
 describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, aggregates and plans on)', () => {
   let gateway
   afterEach(async () => {
@@ -374,11 +384,7 @@ describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, 
       assert.ok(Object.keys(model.tables).length > 5 && Object.keys(model.functions).length > 5, 'the fixture is served')
       const random = generator(seed)
       const nextRequest = requestMaker(random, model)
-      const credentials = [
-        { apikey: gateway.anonKey, tokens: [gateway.anonKey] },
-        { apikey: gateway.anonKey, tokens: [userToken(gateway, ANA, 'ana@colegio.cl')] },
-        { apikey: gateway.serviceRoleKey, tokens: [gateway.serviceRoleKey] },
-      ]
+      const credentials = identities(gateway)
       const findings = []
       const statuses = {}
       await gateway.admin(async (client) => {
@@ -452,12 +458,7 @@ describe('rest/v1 requests sent at once (DB_POOL_SIZE=4, writes rolled back)', (
       const model = await apiModel(gateway)
       const random = generator(seed)
       const nextRequest = requestMaker(random, model, { rollBack: true })
-      const credentials = [
-        { apikey: gateway.anonKey, tokens: [gateway.anonKey] },
-        { apikey: gateway.anonKey, tokens: [userToken(gateway, ANA, 'ana@colegio.cl')] },
-        { apikey: gateway.anonKey, tokens: [userToken(gateway, BETO, 'beto@colegio.cl')] },
-        { apikey: gateway.serviceRoleKey, tokens: [gateway.serviceRoleKey] },
-      ]
+      const credentials = identities(gateway)
       const requests = Array.from({ length: REQUESTS }, () => nextRequest(random.pick(credentials)))
       await gateway.admin(async (client) => {
         // Times an answer shows in the request's `Prefer: timezone` or else in UTC. Then
