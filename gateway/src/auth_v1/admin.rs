@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::authn;
-use super::error::{AuthError, AuthResult};
+use super::error::{AuthError, AuthResult, DUPLICATE_EMAIL, DUPLICATE_PHONE};
 use super::mailing::{self, Flow};
 use super::mfa::AdminFactorAction;
 use super::model::User;
@@ -24,8 +24,6 @@ use super::{
     AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_email, validate_phone,
 };
 use crate::state::AppState;
-
-const DUPLICATE_EMAIL: &str = "A user with this email address has already been registered";
 
 fn admin_audit<'a>(
     claims: &'a Value,
@@ -326,6 +324,9 @@ async fn create(
 
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
+    for address in [&email, &phone].into_iter().flatten() {
+        store::lock_address(&tx, address).await?;
+    }
     if let Some(email) = &email
         && store::email_taken(&tx, email, &aud, None).await?
     {
@@ -334,10 +335,7 @@ async fn create(
     if let Some(phone) = &phone
         && store::user_by_phone(&tx, phone, &aud).await?.is_some()
     {
-        return Err(AuthError::unprocessable(
-            "phone_exists",
-            "Phone number already registered by another user",
-        ));
+        return Err(AuthError::unprocessable("phone_exists", DUPLICATE_PHONE));
     }
     let mut providers = Vec::new();
     if email.is_some() {

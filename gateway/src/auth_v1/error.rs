@@ -179,6 +179,10 @@ impl AuthError {
     }
 }
 
+/// GoTrue's messages for an e-mail or a phone that another user has.
+pub const DUPLICATE_EMAIL: &str = "A user with this email address has already been registered";
+pub const DUPLICATE_PHONE: &str = "Phone number already registered by another user";
+
 /// What a request gets for a NUL character in its text or JSON values.
 pub const NUL_CHARACTER: &str = "Text and JSON values must not contain the NUL character (\\u0000)";
 
@@ -189,6 +193,18 @@ impl From<tokio_postgres::Error> for AuthError {
         // GoTrue lets fail as a 500, is answered as the validation error it is.
         if let Some("22021" | "22P05") = error.as_db_error().map(|db| db.code().code()) {
             return AuthError::validation(NUL_CHARACTER);
+        }
+        // An address another request wrote between this one's check and its own write (the
+        // writes that create users are serialized per address; changes of address are not):
+        // the answer the check gives once that request has committed.
+        match error.as_db_error().and_then(|db| db.constraint()) {
+            Some("users_email_partial_key") => {
+                return AuthError::unprocessable("email_exists", DUPLICATE_EMAIL);
+            }
+            Some("users_phone_key") => {
+                return AuthError::unprocessable("phone_exists", DUPLICATE_PHONE);
+            }
+            _ => {}
         }
         let detail = match error.as_db_error() {
             Some(db) => format!(

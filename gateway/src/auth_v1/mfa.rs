@@ -294,6 +294,7 @@ async fn check_new_factor(
     friendly_name: &str,
 ) -> AuthResult<()> {
     let config = &state.config().mfa;
+    store::lock_factors(tx, user_id).await?;
     store::delete_expired_factors(tx, config.factor_expiry).await?;
     let factors = store::factors(tx, user_id).await?;
     if factors.iter().any(|f| f.friendly_name == friendly_name) {

@@ -240,6 +240,7 @@ async fn magic_link(state: &AuthState, ctx: &Ctx, params: Params) -> AuthResult<
 
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
+    store::lock_address(&tx, &email).await?;
     let existing = store::user_by_email(&tx, &email, &config.jwt_aud).await?;
     let user = match existing {
         Some(user) if user.is_confirmed() => user,

@@ -244,6 +244,9 @@ async fn signup(state: &AuthState, ctx: &Ctx, params: SignupParams) -> AuthResul
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
     let aud = &config.jwt_aud;
+    if let Some(address) = email.as_deref().or(phone.as_deref()) {
+        store::lock_address(&tx, address).await?;
+    }
     let existing = match (&email, &phone) {
         (Some(email), _) => store::user_by_email(&tx, email, aud).await?,
         (None, Some(phone)) => store::user_by_phone(&tx, phone, aud).await?,

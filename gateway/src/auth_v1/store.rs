@@ -204,6 +204,29 @@ pub struct NewUser {
     pub is_anonymous: bool,
 }
 
+/// Makes the transactions that create a user with `address` (an e-mail or a phone) run one
+/// after the other: each checks the address is free and then writes it, and without the
+/// lock two at once would both find it free (a double-clicked sign-up), where the second
+/// must take the path of an existing user. Held until the transaction ends.
+pub async fn lock_address(tx: &Tx<'_>, address: &str) -> AuthResult<()> {
+    lock(tx, &format!("auth.address:{}", address.to_lowercase())).await
+}
+
+/// The same for the transactions that enroll a factor for `user_id` (name and count checks).
+pub async fn lock_factors(tx: &Tx<'_>, user_id: Uuid) -> AuthResult<()> {
+    lock(tx, &format!("auth.factors:{user_id}")).await
+}
+
+async fn lock(tx: &Tx<'_>, key: &str) -> AuthResult<()> {
+    let statement = tx
+        .prepare_cached(
+            "SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended($1, 0))",
+        )
+        .await?;
+    tx.execute(&statement, &[&key]).await?;
+    Ok(())
+}
+
 pub async fn insert_user(tx: &Tx<'_>, user: &NewUser) -> AuthResult<User> {
     let statement = tx
         .prepare_cached(

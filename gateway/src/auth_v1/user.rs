@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::authn::{self, Caller};
-use super::error::{AuthError, AuthResult};
+use super::error::{AuthError, AuthResult, DUPLICATE_EMAIL};
 use super::mailing::{self, Flow};
 use super::rate_limit::Limit;
 use super::session::AuthMethod;
@@ -234,10 +234,7 @@ async fn update(state: &AuthState, ctx: &Ctx, params: UpdateParams) -> AuthResul
     if let Some(new_email) = changing_email
         && store::email_taken(&tx, new_email, &config.jwt_aud, Some(user.id)).await?
     {
-        return Err(AuthError::unprocessable(
-            "email_exists",
-            "A user with this email address has already been registered",
-        ));
+        return Err(AuthError::unprocessable("email_exists", DUPLICATE_EMAIL));
     }
     if let Some(password) = &params.password {
         change_password(state, &tx, ctx, &caller, password, &params).await?;

@@ -546,3 +546,33 @@ test('a NUL character in a value is validation_failed, and nothing is written', 
   assert.equal(after.user.user_metadata.curso, '1° medio')
   assert.deepEqual(after.user.factors ?? [], [])
 })
+
+// A double-clicked button sends the same request twice at once. Each must get the answer
+// it would get one after the other: never a 500 from a unique index the other filled.
+test('the same sign-up, user, address or factor name sent at once: one succeeds, the rest get GoTrue\'s answer', async () => {
+  const times = 8
+  const admin = serviceClient().auth.admin
+  const codes = (results) => results.map((result) => result.error?.code ?? 'ok').sort()
+  const others = (code) => Array(times - 1).fill(code)
+
+  const address = email('twice')
+  const signUps = await Promise.all(Array.from({ length: times }, () => client().supabase.auth.signUp({ email: address, password: PASSWORD })))
+  assert.deepEqual(signUps.map((result) => result.error), Array(times).fill(null))
+  const { data: listed } = await admin.listUsers({ perPage: 1000 })
+  assert.equal(listed.users.filter((user) => user.email === address).length, 1)
+
+  const created = email('twice-admin')
+  const creates = await Promise.all(Array.from({ length: times }, () => admin.createUser({ email: created, email_confirm: true })))
+  assert.deepEqual(codes(creates), ['ok', ...others('email_exists')].sort())
+
+  const users = await Promise.all(Array.from({ length: times }, (_, i) => confirmedUser(`twice-${i}`)))
+  const taken = email('twice-target')
+  const moves = await Promise.all(users.map(({ user }) => admin.updateUserById(user.id, { email: taken, email_confirm: true })))
+  assert.deepEqual(codes(moves), ['ok', ...others('email_exists')].sort())
+
+  const { address: own } = await confirmedUser('twice-mfa')
+  const { supabase } = client()
+  assert.equal((await supabase.auth.signInWithPassword({ email: own, password: PASSWORD })).error, null)
+  const enrolls = await Promise.all(Array.from({ length: times }, () => supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Teléfono' })))
+  assert.deepEqual(codes(enrolls), ['ok', ...others('mfa_factor_name_conflict')].sort())
+})
