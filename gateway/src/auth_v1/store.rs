@@ -111,7 +111,17 @@ async fn one_user(
     filter: &str,
     params: &[Param<'_>],
 ) -> AuthResult<Option<User>> {
-    let sql = format!("SELECT {USER_COLUMNS} FROM auth.users u WHERE {filter} LIMIT 1");
+    one_user_with(db, filter, params, "").await
+}
+
+/// `one_user` with `lock` (e.g. `FOR UPDATE`) after the query.
+async fn one_user_with(
+    db: &impl GenericClient,
+    filter: &str,
+    params: &[Param<'_>],
+    lock: &str,
+) -> AuthResult<Option<User>> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM auth.users u WHERE {filter} LIMIT 1 {lock}");
     let statement = db.prepare_cached(&sql).await?;
     Ok(db
         .query_opt(&statement, params)
@@ -168,7 +178,10 @@ pub enum TokenColumn {
     EmailChange,
 }
 
-/// The user whose stored token hash is `hash` (with or without the `pkce_` prefix).
+/// The user whose stored token hash is `hash` (with or without the `pkce_` prefix), locked
+/// for the rest of the transaction: a link is spent once. A request spending the same link
+/// at the same time waits here, and then finds no row (PostgreSQL checks the filter again
+/// on the row that request left, whose token is gone).
 pub async fn user_by_token(
     tx: &Tx<'_>,
     column: TokenColumn,
@@ -187,7 +200,7 @@ pub async fn user_by_token(
     if hash.is_empty() {
         return Ok(None);
     }
-    one_user(tx, filter, &[&hash]).await
+    one_user_with(tx, filter, &[&hash], "FOR UPDATE").await
 }
 
 /// A user being created.

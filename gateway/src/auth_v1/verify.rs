@@ -255,6 +255,11 @@ async fn by_email_and_otp(
         store::user_by_email(tx, email, aud).await?
     };
     let user = user.ok_or_else(AuthError::otp_expired)?;
+    // A code is spent once: a request verifying the same code at the same time holds the
+    // row until it ends; the code is checked against the row as that request left it.
+    let user = store::lock_user(tx, user.id)
+        .await?
+        .ok_or_else(AuthError::otp_expired)?;
     if user.is_banned(Utc::now()) {
         return Err(AuthError::forbidden("user_banned", "User is banned"));
     }

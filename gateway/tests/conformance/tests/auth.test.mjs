@@ -576,3 +576,23 @@ test('the same sign-up, user, address or factor name sent at once: one succeeds,
   const enrolls = await Promise.all(Array.from({ length: times }, () => supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Teléfono' })))
   assert.deepEqual(codes(enrolls), ['ok', ...others('mfa_factor_name_conflict')].sort())
 })
+
+test('a link or code verified several times at once signs in once', async () => {
+  const { address } = await confirmedUser('spent')
+  const admin = serviceClient().auth.admin
+  const times = 8
+  const outcomes = (results) => results.map((result) => (result.data.session ? 'session' : result.error?.code)).sort()
+  const once = ['session', ...Array(times - 1).fill('otp_expired')].sort()
+
+  const { data: link } = await admin.generateLink({ type: 'magiclink', email: address })
+  const byHash = await Promise.all(
+    Array.from({ length: times }, () => client().supabase.auth.verifyOtp({ token_hash: link.properties.hashed_token, type: 'magiclink' })),
+  )
+  assert.deepEqual(outcomes(byHash), once)
+
+  const { data: code } = await admin.generateLink({ type: 'magiclink', email: address })
+  const byCode = await Promise.all(
+    Array.from({ length: times }, () => client().supabase.auth.verifyOtp({ email: address, token: code.properties.email_otp, type: 'email' })),
+  )
+  assert.deepEqual(outcomes(byCode), once)
+})
