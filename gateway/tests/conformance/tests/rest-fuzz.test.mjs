@@ -334,7 +334,10 @@ function problems(request, response, text) {
     if (rowsOfTable && Array.isArray(rows) && bounds && Number(bounds[2]) - Number(bounds[1]) + 1 !== rows.length) {
       found.push(`Content-Range ${range} for ${rows.length} rows`)
     }
-    if (rowsOfTable && Array.isArray(rows) && rows.length && range && !bounds && request.method === 'GET') {
+    // `*/0` with rows is PostgREST's answer for aggregates over no rows (the total counts the
+    // rows aggregated, and a zero total writes no range).
+    const aggregates = request.query.some(([name, value]) => name === 'select' && value.includes('()'))
+    if (rowsOfTable && Array.isArray(rows) && rows.length && range && !bounds && request.method === 'GET' && !aggregates) {
       found.push(`Content-Range ${range} for ${rows.length} rows`)
     }
   }
@@ -424,7 +427,12 @@ describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, 
   }
 })
 
-/** What a client can see of an answer, but for what differs between any two answers. */
+/**
+ * What a client can see of an answer, but for what differs between any two answers, and for
+ * the order of rows: SQL leaves it to the plan where a request names none, and plans follow
+ * the tables' size on disk, which the rolled-back writes change. Arrays are sorted at every
+ * depth (embedded rows too), CSV lines after the header.
+ */
 async function visible(gateway, request) {
   const response = await fetch(`${gateway.url}/rest/v1${request.url}`, {
     method: request.method,
@@ -433,7 +441,25 @@ async function visible(gateway, request) {
   })
   const shown = ['content-type', 'content-range', 'preference-applied', 'content-profile', 'location', 'proxy-status']
   const headers = shown.map((name) => `${name}: ${response.headers.get(name)}`)
-  return [response.status, ...headers, await response.text()].join('\n')
+  return [response.status, ...headers, unordered(await response.text(), response.headers.get('content-type'))].join('\n')
+}
+
+function unordered(text, contentType) {
+  if (/csv/.test(contentType ?? '')) {
+    const [header, ...lines] = text.split('\n')
+    return [header, ...lines.sort()].join('\n')
+  }
+  if (!/json/.test(contentType ?? '')) return text
+  const sorted = (value) => {
+    if (Array.isArray(value)) return value.map(sorted).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sorted(v)]))
+    return value
+  }
+  try {
+    return JSON.stringify(sorted(JSON.parse(text)))
+  } catch {
+    return text
+  }
 }
 
 describe('rest/v1 requests sent at once (DB_POOL_SIZE=4, writes rolled back)', () => {
