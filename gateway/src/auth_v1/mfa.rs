@@ -132,7 +132,14 @@ pub fn otpauth_uri(issuer: &str, account: &str, secret: &str) -> String {
 pub fn qr_svg(uri: &str) -> AuthResult<String> {
     use qrcode::render::svg;
     let code = qrcode::QrCode::with_error_correction_level(uri.as_bytes(), qrcode::EcLevel::H)
-        .map_err(|error| AuthError::internal("Error generating QR Code", error))?;
+        .map_err(|error| match error {
+            // The request's issuer (the rest of the URI is bounded): bad input, which GoTrue
+            // lets fail as a 500.
+            qrcode::types::QrError::DataTooLong => {
+                AuthError::validation("The issuer is too long for the factor's QR code")
+            }
+            error => AuthError::internal("Error generating QR Code", error),
+        })?;
     Ok(code
         .render::<svg::Color<'_>>()
         .module_dimensions(QR_MODULE_SIZE, QR_MODULE_SIZE)
@@ -701,6 +708,20 @@ pub async fn admin_factors(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_issuer_too_long_for_a_qr_code_is_a_validation_error() {
+        assert!(qr_svg("otpauth://totp/Cielo:ana@colegio.cl?secret=ABC").is_ok());
+        let uri = format!(
+            "otpauth://totp/{}:ana@colegio.cl?secret=ABC",
+            "a".repeat(3000)
+        );
+        let error = qr_svg(&uri).unwrap_err();
+        assert_eq!(
+            (error.status.as_u16(), error.code),
+            (400, "validation_failed")
+        );
+    }
 
     /// RFC 6238 appendix B, SHA-1, secret "12345678901234567890" (the 6-digit codes are
     /// the last six digits of the RFC's 8-digit ones).
