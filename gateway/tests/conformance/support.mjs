@@ -116,3 +116,19 @@ export async function waitForTable(gateway, table) {
   )
   if (status !== 200) throw new Error(`${table} did not become readable (last status ${status})`)
 }
+
+/**
+ * A seeded random generator (mulberry32) for the property tests: a seed names one sequence
+ * of requests, so a failure is reproduced by its seed alone.
+ */
+export function seededRandom(seed) {
+  let state = seed >>> 0
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const below = (n) => Math.floor(next() * n)
+  return { below, pick: (items) => items[below(items.length)], chance: (p) => next() < p }
+}

@@ -2,29 +2,17 @@
 // the user, factors, the admin API), with hostile bodies, tokens and keys, checked for what
 // every answer must have: no transport failure, no 5xx, and every error as JSON with its
 // message (GoTrue's shapes, or the API gateway's for a bad key) but for the paths GoTrue
-// itself answers with Go's plain-text 404. Seeded like tests/rest-fuzz.test.mjs: FUZZ_SEEDS=7 FUZZ_REQUESTS=5000
-// TEST_FILES=auth-fuzz npm test reproduces a failure alone.
+// itself answers with Go's plain-text 404. Seeded like tests/rest-fuzz.test.mjs:
+// FUZZ_SEEDS=7 FUZZ_REQUESTS=5000 TEST_FILES=auth-fuzz npm test reproduces a failure alone.
 
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnFixtureGateway } from '../harness.mjs'
+import { seededRandom } from '../support.mjs'
 
 const SEEDS = (process.env.FUZZ_SEEDS ?? '1,2').split(',').map(Number)
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 700)
 const REPORTED = 10
-
-/** mulberry32, as in tests/rest-fuzz.test.mjs: a seed names one sequence of requests. */
-function generator(seed) {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const below = (n) => Math.floor(next() * n)
-  return { below, pick: (items) => items[below(items.length)], chance: (p) => next() < p }
-}
 
 const HOSTILE = ['', ' ', null, 1, -1, 1e308, true, [], {}, [1], { a: 1 }, 'a'.repeat(3000), '\u0000', 'a\u0000b',
   '\u{1F600}', 'ñ', '<script>', "'; drop table x;--", 'x@', '@x', 'a@b', '+56912345678', '123456', 'NaN', '2025-01-01']
@@ -68,7 +56,7 @@ describe('auth/v1 under random requests', () => {
         RATE_LIMIT_ANONYMOUS_USERS: '1000000',
         MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY: '1000000',
       })
-      const { below, pick, chance } = generator(seed)
+      const { below, pick, chance } = seededRandom(seed)
       const users = []
       const email = () => pick([`f${seed}-${below(1e9)}@colegio.cl`, ...users.map((u) => u.email), pick(HOSTILE)])
       const body = () => {

@@ -17,7 +17,7 @@
 import { after, afterEach, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnFixtureGateway } from '../harness.mjs'
-import { ANA, BETO, userToken } from '../support.mjs'
+import { ANA, BETO, seededRandom, userToken } from '../support.mjs'
 
 const SEEDS = (process.env.FUZZ_SEEDS ?? '1,2,3').split(',').map(Number)
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 700)
@@ -29,21 +29,6 @@ const EXPECTED_5XX = new Set(['40001', '57014', 'PT40A', '55000'])
 /** Functions left out: `nap` sleeps as long as it is asked to. */
 const SKIPPED_FUNCTIONS = new Set(['nap'])
 const REPORTED = 10
-
-/** mulberry32: a small seeded generator, so a seed names one sequence of requests. */
-function generator(seed) {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const below = (n) => Math.floor(next() * n)
-  const pick = (items) => items[below(items.length)]
-  const chance = (p) => next() < p
-  return { below, pick, chance }
-}
 
 /** Tables, their columns and foreign keys, and the functions, from the OpenAPI document. */
 async function apiModel(gateway) {
@@ -385,7 +370,7 @@ describe('rest/v1 under random requests (PGRST_DB_TX_END=commit-allow-override, 
       })
       const model = await apiModel(gateway)
       assert.ok(Object.keys(model.tables).length > 5 && Object.keys(model.functions).length > 5, 'the fixture is served')
-      const random = generator(seed)
+      const random = seededRandom(seed)
       const nextRequest = requestMaker(random, model)
       const credentials = identities(gateway)
       const findings = []
@@ -482,7 +467,7 @@ describe('rest/v1 requests sent at once (DB_POOL_SIZE=4, writes rolled back)', (
         PGRST_DB_AGGREGATES_ENABLED: 'true',
       })
       const model = await apiModel(gateway)
-      const random = generator(seed)
+      const random = seededRandom(seed)
       const nextRequest = requestMaker(random, model, { rollBack: true })
       const credentials = identities(gateway)
       const requests = Array.from({ length: REQUESTS }, () => nextRequest(random.pick(credentials)))
