@@ -515,6 +515,23 @@ describe('features not offered', () => {
     const unknownUser = await admin.passkey.listPasskeys({ userId: randomUUID() })
     assert.equal(unknownUser.error.code, 'user_not_found')
   })
+
+  test('paths supabase-js does not call answer the same way, under any method', async () => {
+    const cases = [
+      ['GET', '/.well-known/oauth-authorization-server', 'feature_disabled', 'OAuth server is disabled'],
+      ['GET', '/scim/v2/Users', 'feature_disabled', 'SCIM server is disabled'],
+      ['GET', '/sso/saml/metadata', 'saml_provider_disabled', 'SAML 2.0 is disabled'],
+      ['PUT', '/oauth/clients/register', 'feature_disabled', 'OAuth server is disabled'],
+    ]
+    for (const [method, path, code, message] of cases) {
+      const response = await fetch(`${gateway.url}/auth/v1${path}`, {
+        method,
+        headers: { apikey: gateway.anonKey, Authorization: `Bearer ${gateway.anonKey}` },
+      })
+      assert.equal(response.status, 404, path)
+      assert.deepEqual(await response.json(), { code: 404, error_code: code, msg: message }, path)
+    }
+  })
 })
 
 // PostgreSQL refuses the NUL character in text and JSON; GoTrue lets that fail as a 500
