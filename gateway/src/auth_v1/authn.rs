@@ -105,6 +105,21 @@ fn check_time_claims(claims: &Value, now: i64) -> AuthResult<()> {
 
 /// The signed-in user and session of the request (GoTrue's `requireAuthentication`).
 pub async fn require_user(state: &AuthState, ctx: &Ctx, tx: &Tx<'_>) -> AuthResult<Caller> {
+    caller(state, ctx, tx, false).await
+}
+
+/// `require_user` with the user's row locked until the transaction ends. Requests that spend
+/// or replace something of the user's (a reauthentication nonce, a mailed token) then run one
+/// after the other, each seeing what the one before committed.
+pub async fn require_user_for_update(
+    state: &AuthState,
+    ctx: &Ctx,
+    tx: &Tx<'_>,
+) -> AuthResult<Caller> {
+    caller(state, ctx, tx, true).await
+}
+
+async fn caller(state: &AuthState, ctx: &Ctx, tx: &Tx<'_>, lock: bool) -> AuthResult<Caller> {
     let claims = verify_token(state, bearer(ctx)?)?;
     let subject = claims
         .get("sub")
@@ -114,7 +129,12 @@ pub async fn require_user(state: &AuthState, ctx: &Ctx, tx: &Tx<'_>) -> AuthResu
     let user_id = Uuid::parse_str(subject).map_err(|_| {
         AuthError::bad_request("bad_jwt", "invalid claim: sub claim must be a UUID")
     })?;
-    let user = store::user_by_id(tx, user_id).await?.ok_or_else(|| {
+    let user = if lock {
+        store::lock_user(tx, user_id).await?
+    } else {
+        store::user_by_id(tx, user_id).await?
+    };
+    let user = user.ok_or_else(|| {
         AuthError::forbidden(
             "user_not_found",
             "User from sub claim in JWT does not exist",

@@ -58,6 +58,16 @@ pub fn check_frequency(state: &AuthState, sent_at: Option<DateTime<Utc>>) -> Aut
     Ok(())
 }
 
+/// The user's row as committed, locked until the transaction ends. Every mail with a token
+/// starts here, so two requests for the same user's mail run one after the other: the second
+/// sees the first's `*_sent_at` and gets the frequency answer, instead of both sending a mail
+/// and the second's token replacing the first's (whose link would then fail).
+async fn lock_recipient(tx: &Tx<'_>, user: &User) -> AuthResult<User> {
+    store::lock_user(tx, user.id)
+        .await?
+        .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))
+}
+
 /// The e-mail link: `API_EXTERNAL_URL` + path + `?token=…&type=…&redirect_to=…`.
 pub fn action_link(
     state: &AuthState,
@@ -198,6 +208,7 @@ pub async fn send_confirmation(
     flow: Flow,
     ctx: &Ctx,
 ) -> AuthResult<()> {
+    let user = &lock_recipient(tx, user).await?;
     check_frequency(state, user.confirmation_sent_at)?;
     let redirect_to = referrer(state, ctx);
     let issued = issue_confirmation(state, tx, user, flow, "signup", &redirect_to, false).await?;
@@ -277,6 +288,7 @@ pub async fn send_recovery(
     magic_link: bool,
     ctx: &Ctx,
 ) -> AuthResult<()> {
+    let user = &lock_recipient(tx, user).await?;
     check_frequency(state, user.recovery_sent_at)?;
     let redirect_to = referrer(state, ctx);
     let (kind, template) = if magic_link {
@@ -382,6 +394,7 @@ pub async fn send_email_change(
     flow: Flow,
     ctx: &Ctx,
 ) -> AuthResult<()> {
+    let user = &lock_recipient(tx, user).await?;
     check_frequency(state, user.email_change_sent_at)?;
     let redirect_to = referrer(state, ctx);
     let secure = state.config().secure_email_change;
@@ -403,6 +416,7 @@ pub async fn send_email_change(
 
 /// GoTrue's `sendReauthenticationOtp`: a code for a sensitive change.
 pub async fn send_reauthentication(state: &AuthState, tx: &Tx<'_>, user: &User) -> AuthResult<()> {
+    let user = &lock_recipient(tx, user).await?;
     check_frequency(state, user.reauthentication_sent_at)?;
     let otp = secrets::generate_otp(state.config().otp_length);
     let hash = secrets::token_hash(user.email(), &otp);

@@ -91,7 +91,7 @@ pub async fn reauthenticate_handler(http: HttpRequest, state: web::Data<AppState
         let auth = &state.auth;
         let mut connection = auth.connection().await?;
         let tx = connection.transaction().await?;
-        let caller = authn::require_user(auth, &ctx, &tx).await?;
+        let caller = authn::require_user_for_update(auth, &ctx, &tx).await?;
         let user = &caller.user;
         if user.email().is_empty() && user.phone().is_empty() {
             return Err(AuthError::validation(
@@ -199,7 +199,7 @@ async fn update(state: &AuthState, ctx: &Ctx, params: UpdateParams) -> AuthResul
 
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
-    let caller = authn::require_user(state, ctx, &tx).await?;
+    let caller = authn::require_user_for_update(state, ctx, &tx).await?;
     let user = caller.user.clone();
     if params.app_metadata.is_some() {
         return Err(AuthError::forbidden(

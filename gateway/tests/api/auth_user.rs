@@ -440,3 +440,97 @@ async fn magic_link_with_pkce_and_settings() {
     assert_eq!(settings["mailer_autoconfirm"], false);
     assert_eq!(settings["disable_signup"], false);
 }
+
+/// How many of `answers` had each status and error code, sorted.
+fn tally(answers: &[(u16, serde_json::Value)]) -> Vec<(u16, String)> {
+    let mut seen: Vec<_> = answers
+        .iter()
+        .map(|(status, body)| (*status, body["code"].as_str().unwrap_or("").to_owned()))
+        .collect();
+    seen.sort();
+    seen
+}
+
+/// One `ok` answer and `times - 1` of `(status, code)`, sorted as `tally` sorts.
+fn once_then(times: usize, ok: u16, status: u16, code: &str) -> Vec<(u16, String)> {
+    let mut seen = vec![(ok, String::new())];
+    seen.extend(std::iter::repeat_n((status, code.to_owned()), times - 1));
+    seen.sort();
+    seen
+}
+
+// A double-clicked "send me the link" sends the request twice at once. Each answer must be
+// the one it would get after the other: one mail (a second one's token would replace the
+// first's, whose link would then fail) and the frequency limit for the rest; and a
+// reauthentication nonce changes the password once.
+#[tokio::test]
+async fn mails_and_nonces_requested_several_times_at_once_are_sent_and_spent_once() {
+    const TIMES: usize = 8;
+    let app = spawn_app_with(&[
+        ("SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION", "true"),
+        ("RATE_LIMIT_EMAIL_SENT", "1000"),
+    ])
+    .await;
+    let address = "doble@x.cl";
+    let session = confirmed_user(&app, address).await;
+    let access = token(&session);
+    let mails = || async { inbox(&app, address).await.len() };
+    let too_soon = once_then(TIMES, 200, 429, "over_email_send_rate_limit");
+
+    let before = mails().await;
+    let answers =
+        futures_util::future::join_all((0..TIMES).map(|_| async {
+            json_of(post(&app, "/recover", json!({"email": address})).await).await
+        }))
+        .await;
+    assert_eq!(tally(&answers), too_soon, "recover");
+    assert_eq!(mails().await, before + 1, "recovery mails");
+
+    let before = mails().await;
+    let answers = futures_util::future::join_all(
+        (0..TIMES).map(|_| call(&app, Method::GET, "/reauthenticate", Some(access), None)),
+    )
+    .await;
+    assert_eq!(tally(&answers), too_soon, "reauthenticate");
+    assert_eq!(mails().await, before + 1, "reauthentication mails");
+
+    // The nonce is asked for once the session is older than GoTrue's 24 hours of grace.
+    app.admin()
+        .await
+        .execute(
+            "UPDATE auth.sessions SET created_at = now() - interval '2 days'",
+            &[],
+        )
+        .await
+        .unwrap();
+    let nonce = latest_code(&app, address).await;
+    let answers = futures_util::future::join_all((0..TIMES).map(|i| {
+        let body = json!({"password": format!("clave-nueva-{i}-789"), "nonce": nonce});
+        call(&app, Method::PUT, "/user", Some(access), Some(body))
+    }))
+    .await;
+    assert_eq!(
+        tally(&answers),
+        once_then(TIMES, 200, 422, "reauthentication_not_valid"),
+        "password changes with one nonce"
+    );
+
+    let before = mails().await;
+    let answers = futures_util::future::join_all((0..TIMES).map(|i| {
+        let body = json!({"email": format!("nuevo-{i}@x.cl")});
+        call(&app, Method::PUT, "/user", Some(access), Some(body))
+    }))
+    .await;
+    assert_eq!(tally(&answers), too_soon, "e-mail changes");
+    // Secure e-mail change (on by default) mails the current address too.
+    assert_eq!(
+        mails().await,
+        before + 1,
+        "e-mail change mails to the current address"
+    );
+    let mut sent = 0;
+    for i in 0..TIMES {
+        sent += inbox(&app, &format!("nuevo-{i}@x.cl")).await.len();
+    }
+    assert_eq!(sent, 1, "e-mail change mails");
+}
