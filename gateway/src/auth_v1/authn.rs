@@ -134,23 +134,15 @@ async fn caller(state: &AuthState, ctx: &Ctx, tx: &Tx<'_>, lock: bool) -> AuthRe
     } else {
         store::user_by_id(tx, user_id).await?
     };
-    let user = user.ok_or_else(|| {
-        AuthError::forbidden(
-            "user_not_found",
-            "User from sub claim in JWT does not exist",
-        )
-    })?;
+    let user = user.ok_or_else(AuthError::token_user_gone)?;
     let session = match claims.get("session_id").and_then(Value::as_str) {
         Some(raw) if !raw.is_empty() && raw != Uuid::nil().to_string() => {
             let id = Uuid::parse_str(raw).map_err(|_| {
                 AuthError::forbidden("bad_jwt", "invalid claim: session_id claim must be a UUID")
             })?;
-            let session = store::session_by_id(tx, id).await?.ok_or_else(|| {
-                AuthError::forbidden(
-                    "session_not_found",
-                    "Session from session_id claim in JWT does not exist",
-                )
-            })?;
+            let session = store::session_by_id(tx, id)
+                .await?
+                .ok_or_else(AuthError::token_session_gone)?;
             Some(session)
         }
         _ => None,

@@ -94,6 +94,27 @@ impl AuthError {
         Self::new(StatusCode::TOO_MANY_REQUESTS, code, message)
     }
 
+    /// The user this request was working on was deleted by another request meanwhile.
+    pub fn user_gone() -> Self {
+        Self::not_found("user_not_found", "User not found")
+    }
+
+    /// The user an access token names does not exist (any more).
+    pub fn token_user_gone() -> Self {
+        Self::forbidden(
+            "user_not_found",
+            "User from sub claim in JWT does not exist",
+        )
+    }
+
+    /// The session an access token names does not exist (any more).
+    pub fn token_session_gone() -> Self {
+        Self::forbidden(
+            "session_not_found",
+            "Session from session_id claim in JWT does not exist",
+        )
+    }
+
     pub fn invalid_credentials() -> Self {
         Self::bad_request("invalid_credentials", "Invalid login credentials")
     }
@@ -206,6 +227,15 @@ impl From<tokio_postgres::Error> for AuthError {
             }
             _ => {}
         }
+        // A row this request adds belongs to a user or session another request deleted after
+        // this one had read it (a user deleted by an admin during an enrollment, a sign-out
+        // during an MFA verification): the answer once that deletion has committed.
+        if let Some(db) = error.as_db_error()
+            && db.code().code() == "23503"
+            && let Some(gone) = db.constraint().and_then(deleted_parent)
+        {
+            return gone;
+        }
         let detail = match error.as_db_error() {
             Some(db) => format!(
                 "{} {}{}",
@@ -216,6 +246,21 @@ impl From<tokio_postgres::Error> for AuthError {
             None => format!("{error:?}"),
         };
         AuthError::internal("Database error", detail)
+    }
+}
+
+/// The answer for a foreign key of auth's tables whose parent row is gone.
+fn deleted_parent(constraint: &str) -> Option<AuthError> {
+    match constraint {
+        // Only the signed-in user enrolls a factor: what the token's next request gets.
+        "mfa_factors_user_id_fkey" => Some(AuthError::token_user_gone()),
+        "identities_user_id_fkey" | "sessions_user_id_fkey" | "one_time_tokens_user_id_fkey" => {
+            Some(AuthError::user_gone())
+        }
+        "refresh_tokens_session_id_fkey" | "mfa_amr_claims_session_id_fkey" => {
+            Some(AuthError::token_session_gone())
+        }
+        _ => None,
     }
 }
 

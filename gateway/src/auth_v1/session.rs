@@ -169,7 +169,7 @@ pub async fn issue(
         method.as_str(),
     )
     .await?
-    .ok_or_else(|| AuthError::internal("Database error loading user", user_id))?;
+    .ok_or_else(AuthError::user_gone)?;
     token_response_with_amr(state, &user, session_id, "aal1", amr, &refresh_token)
 }
 

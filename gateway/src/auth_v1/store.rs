@@ -273,7 +273,7 @@ pub async fn insert_user(tx: &Tx<'_>, user: &NewUser) -> AuthResult<User> {
 pub async fn reload(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
     user_by_id(tx, id)
         .await?
-        .ok_or_else(|| super::error::AuthError::internal("Database error loading user", id))
+        .ok_or_else(super::error::AuthError::user_gone)
 }
 
 /// Sets `columns` (and `updated_at`) of one user.

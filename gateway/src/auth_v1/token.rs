@@ -164,7 +164,13 @@ async fn password_grant(state: &AuthState, ctx: &Ctx, body: &[u8]) -> AuthResult
         audit_entry(&user, "login", ctx, Some(json!({"provider": provider}))),
     )
     .await?;
-    let mut token = session::issue(state, &tx, user.id, AuthMethod::Password, ctx).await?;
+    // A user deleted since the look-up above has no account to sign in to.
+    let mut token = session::issue(state, &tx, user.id, AuthMethod::Password, ctx)
+        .await
+        .map_err(|error| match error.code {
+            "user_not_found" => AuthError::invalid_credentials(),
+            _ => error,
+        })?;
     tx.commit().await?;
     if let Some(weak) = weak {
         token["weak_password"] = weak;

@@ -746,3 +746,138 @@ async fn secrets_are_encrypted_at_rest_like_gotrue() {
     let stored = stored_secret(second_id).await;
     assert!(stored.starts_with(r#"{"key_id":"clave-1""#), "{stored}");
 }
+
+/// Sends `request` while an admin transaction holds a lock it will wait for (`lock_sql`),
+/// then runs `delete_sql` in that transaction and commits: the request goes on after the
+/// deletion, as when another request deletes what this one has already read.
+async fn deleted_meanwhile<T>(
+    app: &TestApp,
+    lock_sql: &str,
+    delete_sql: &str,
+    request: impl std::future::Future<Output = T>,
+) -> T {
+    let mut admin = app.admin().await;
+    let tx = admin.transaction().await.unwrap();
+    tx.execute(lock_sql, &[]).await.unwrap();
+    let delete = async {
+        for attempt in 0.. {
+            let waiting: i64 = tx
+                .query_one(
+                    "SELECT count(*) FROM pg_catalog.pg_locks WHERE NOT granted",
+                    &[],
+                )
+                .await
+                .unwrap()
+                .get(0);
+            if waiting > 0 {
+                break;
+            }
+            assert!(attempt < 400, "the request never waited for {lock_sql}");
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        tx.execute(delete_sql, &[]).await.unwrap();
+        tx.commit().await.unwrap();
+    };
+    futures_util::future::join(request, delete).await.0
+}
+
+// A user, factor or session deleted (by an admin, an unenrollment, a sign-out) while a
+// request works on it: the request gets the answer it would get after the deletion, never
+// a 500 from the foreign key of a row it was about to add.
+#[tokio::test]
+async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_deletion() {
+    let app = app().await;
+    let code = |(status, body): (u16, Value)| (status, body["code"].as_str().map(str::to_owned));
+
+    let session = signed_up(&app, "borrado@colegio.cl").await;
+    let user = session["user"]["id"].as_str().unwrap().to_owned();
+    let answer = deleted_meanwhile(
+        &app,
+        &format!("SELECT pg_advisory_xact_lock(hashtextextended('auth.factors:{user}', 0))"),
+        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        enroll(&app, token(&session), json!({"factor_type": "totp"})),
+    )
+    .await;
+    assert_eq!(
+        answer.1["message"], "User from sub claim in JWT does not exist",
+        "{}",
+        answer.1
+    );
+    assert_eq!(code(answer), (403, Some("user_not_found".into())), "enroll");
+
+    let session = signed_up(&app, "ingreso@colegio.cl").await;
+    let user = session["user"]["id"].as_str().unwrap().to_owned();
+    let answer = deleted_meanwhile(
+        &app,
+        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
+        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        password_grant(&app, "ingreso@colegio.cl", PASSWORD),
+    )
+    .await;
+    assert_eq!(
+        code(answer),
+        (400, Some("invalid_credentials".into())),
+        "sign-in"
+    );
+
+    let session = signed_up(&app, "factor@colegio.cl").await;
+    let access = token(&session).to_owned();
+    let (_, enrolled) = enroll(&app, &access, json!({"factor_type": "totp"})).await;
+    let factor = enrolled["id"].as_str().unwrap().to_owned();
+    let answer = deleted_meanwhile(
+        &app,
+        &format!("SELECT 1 FROM auth.mfa_factors WHERE id = '{factor}' FOR UPDATE"),
+        &format!("DELETE FROM auth.mfa_factors WHERE id = '{factor}'"),
+        challenge(&app, &access, &factor),
+    )
+    .await;
+    assert_eq!(
+        code(answer),
+        (404, Some("mfa_factor_not_found".into())),
+        "challenge"
+    );
+
+    let session = signed_up(&app, "enlace@colegio.cl").await;
+    let user = session["user"]["id"].as_str().unwrap().to_owned();
+    let answer = deleted_meanwhile(
+        &app,
+        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
+        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        admin(
+            &app,
+            Method::POST,
+            "/admin/generate_link",
+            Some(json!({"type": "recovery", "email": "enlace@colegio.cl"})),
+        ),
+    )
+    .await;
+    assert_eq!(
+        code(answer),
+        (404, Some("user_not_found".into())),
+        "generate_link"
+    );
+
+    let (_, enrolled) = enroll(&app, &access, json!({"factor_type": "totp"})).await;
+    let factor = enrolled["id"].as_str().unwrap().to_owned();
+    let secret = enrolled["totp"]["secret"].as_str().unwrap().to_owned();
+    let (_, challenged) = challenge(&app, &access, &factor).await;
+    let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
+    let answer = deleted_meanwhile(
+        &app,
+        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
+        &format!("DELETE FROM auth.sessions WHERE id = '{session_id}'"),
+        verify(
+            &app,
+            &access,
+            &factor,
+            challenged["id"].as_str().unwrap(),
+            &current_code(&secret),
+        ),
+    )
+    .await;
+    assert_eq!(
+        code(answer),
+        (403, Some("session_not_found".into())),
+        "verify"
+    );
+}
