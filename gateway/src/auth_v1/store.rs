@@ -722,17 +722,30 @@ pub struct RefreshTokenRow {
     pub user_id: Option<Uuid>,
 }
 
-/// Finds and locks a refresh token by its digest; `NOWAIT` so concurrent refreshes of the
-/// same token queue in the caller's retry loop, not on pool connections.
+/// Finds and locks a refresh token by its digest, and first its session (which the caller
+/// may end): the order of the transactions that end sessions, so a concurrent sign-out
+/// cannot deadlock with it. `NOWAIT` so concurrent refreshes of the same token queue in
+/// the caller's retry loop, not on pool connections.
 pub async fn lock_refresh_token(tx: &Tx<'_>, digest: &str) -> AuthResult<LockResult> {
-    let statement = tx
+    let session = tx
+        .prepare_cached(
+            "SELECT 1 FROM auth.sessions
+              WHERE id = (SELECT session_id FROM auth.refresh_tokens WHERE token = $1)
+                FOR UPDATE NOWAIT",
+        )
+        .await?;
+    let token = tx
         .prepare_cached(
             "SELECT id, token, coalesce(revoked, false), coalesce(updated_at, now()), session_id,
                     CASE WHEN user_id ~* '^[0-9a-f-]{36}$' THEN user_id::uuid END
                FROM auth.refresh_tokens WHERE token = $1 FOR UPDATE NOWAIT",
         )
         .await?;
-    match tx.query_opt(&statement, &[&digest]).await {
+    let locked = match tx.execute(&session, &[&digest]).await {
+        Ok(_) => tx.query_opt(&token, &[&digest]).await,
+        Err(error) => Err(error),
+    };
+    match locked {
         Ok(Some(row)) => Ok(LockResult::Found(RefreshTokenRow {
             id: row.get(0),
             digest: row.get(1),
@@ -772,14 +785,21 @@ pub enum Rotation {
 /// Revokes the live token `$1` — only if its session has not ended and its user is not
 /// banned — stores `$2` as its child, writes GoTrue's two audit entries
 /// (`token_revoked`, `token_refreshed`), touches the session, and answers the session's
-/// `aal`, its `amr` claims and the user. A concurrent rotation of the same token makes the
-/// `UPDATE` wait for it and then find the token revoked: no row, like any token that is
-/// not live.
+/// `aal`, its `amr` claims and the user. A concurrent rotation of the same token makes it
+/// wait and then find the token revoked: no row, like any token that is not live.
+///
+/// The session's row is locked before the token's (`locked`, read before the `UPDATE` can
+/// produce its row), the order every transaction that ends sessions takes (the session,
+/// then its tokens by the cascade); the other order deadlocked with a concurrent sign-out.
 pub static ROTATE_REFRESH_TOKEN_SQL: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "WITH rotated AS (
+        "WITH locked AS (
+           SELECT s.id, s.not_after, s.aal FROM auth.sessions s
+            WHERE s.id = (SELECT p.session_id FROM auth.refresh_tokens p WHERE p.token = $1)
+              FOR NO KEY UPDATE
+         ), rotated AS (
            UPDATE auth.refresh_tokens t SET revoked = true, updated_at = now()
-             FROM auth.sessions s, auth.users u
+             FROM locked s, auth.users u
             WHERE t.token = $1 AND t.revoked IS NOT TRUE
               AND s.id = t.session_id AND (s.not_after IS NULL OR now() <= s.not_after)
               AND u.id = CASE WHEN t.user_id ~* '^[0-9a-f-]{{36}}$' THEN t.user_id::uuid END
@@ -1151,7 +1171,10 @@ pub async fn insert_totp_factor(
 }
 
 /// Deletes a factor and downgrades the sessions it raised to `aal1` (their AMR claim of
-/// that factor's method goes too), as GoTrue's `DowngradeSessionsToAAL1`.
+/// that factor's method goes too), as GoTrue's `DowngradeSessionsToAAL1`. Each session's
+/// row is locked before its claims, the order of the transactions that end sessions (the
+/// session, then what the cascade deletes); the other order deadlocked with a refresh
+/// ending a session.
 pub async fn delete_factor(tx: &Tx<'_>, user_id: Uuid, factor: &Factor) -> AuthResult<()> {
     let method = match factor.factor_type.as_str() {
         "phone" => "mfa/phone",
@@ -1164,18 +1187,17 @@ pub async fn delete_factor(tx: &Tx<'_>, user_id: Uuid, factor: &Factor) -> AuthR
     tx.execute(&statement, &[&factor.id]).await?;
     let statement = tx
         .prepare_cached(
-            "DELETE FROM auth.mfa_amr_claims WHERE authentication_method = $2
-                AND session_id IN (SELECT id FROM auth.sessions WHERE factor_id = $1)",
+            "WITH downgraded AS (
+               UPDATE auth.sessions SET aal = 'aal1', factor_id = NULL
+                WHERE user_id = $1 AND factor_id = $2
+               RETURNING id
+             )
+             DELETE FROM auth.mfa_amr_claims c USING downgraded d
+              WHERE c.session_id = d.id AND c.authentication_method = $3",
         )
         .await?;
-    tx.execute(&statement, &[&factor.id, &method]).await?;
-    let statement = tx
-        .prepare_cached(
-            "UPDATE auth.sessions SET aal = 'aal1', factor_id = NULL
-              WHERE user_id = $1 AND factor_id = $2",
-        )
+    tx.execute(&statement, &[&user_id, &factor.id, &method])
         .await?;
-    tx.execute(&statement, &[&user_id, &factor.id]).await?;
     Ok(())
 }
 

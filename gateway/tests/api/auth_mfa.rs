@@ -775,7 +775,9 @@ async fn deleted_meanwhile<T>(
             assert!(attempt < 400, "the request never waited for {lock_sql}");
             tokio::time::sleep(std::time::Duration::from_millis(25)).await;
         }
-        tx.execute(delete_sql, &[]).await.unwrap();
+        tx.batch_execute(delete_sql)
+            .await
+            .unwrap_or_else(|error| panic!("{delete_sql}: {error}"));
         tx.commit().await.unwrap();
     };
     futures_util::future::join(request, delete).await.0
@@ -880,4 +882,46 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
         (403, Some("session_not_found".into())),
         "verify"
     );
+}
+
+// Unenrolling the factor that raised a session while that session is being ended (a
+// sign-out, a refresh token reused): both take the session's row before its AMR claims,
+// so one waits for the other (unenrolling took the claims first, and PostgreSQL aborted
+// one of the two as a deadlock).
+#[tokio::test]
+async fn unenrolling_while_the_session_it_raised_ends_waits_for_it() {
+    let app = app().await;
+    let session = signed_up(&app, "baja@colegio.cl").await;
+    let (_, enrolled) = enroll(&app, token(&session), json!({"factor_type": "totp"})).await;
+    let factor = enrolled["id"].as_str().unwrap().to_owned();
+    let secret = enrolled["totp"]["secret"].as_str().unwrap().to_owned();
+    let (_, challenged) = challenge(&app, token(&session), &factor).await;
+    let (status, raised) = verify(
+        &app,
+        token(&session),
+        &factor,
+        challenged["id"].as_str().unwrap(),
+        &current_code(&secret),
+    )
+    .await;
+    assert_eq!(status, 200, "{raised}");
+    let access = token(&raised).to_owned();
+    let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
+    let (status, body) = deleted_meanwhile(
+        &app,
+        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
+        &format!(
+            "DELETE FROM auth.mfa_amr_claims WHERE session_id = '{session_id}';
+             DELETE FROM auth.sessions WHERE id = '{session_id}'"
+        ),
+        call(
+            &app,
+            Method::DELETE,
+            &format!("/factors/{factor}"),
+            Some(&access),
+            None,
+        ),
+    )
+    .await;
+    assert_eq!((status, &body["id"]), (200, &json!(factor)), "{body}");
 }

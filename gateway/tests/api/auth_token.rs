@@ -365,3 +365,64 @@ async fn pkce_sign_up_link_gives_a_code_for_the_verifier() {
     let link = latest_link(&app, "pkce@x.cl").await;
     assert!(link.ends_with("redirect_to=http://localhost:0"), "{link}");
 }
+
+/// Sends `request` while an admin transaction holds the session's row, as a sign-out does
+/// when it deletes the session; then the transaction deletes the session's tokens and the
+/// session (what the sign-out's cascade does, in that order) and commits.
+async fn signed_out_meanwhile<T>(
+    app: &crate::helpers::TestApp,
+    session_id: &str,
+    request: impl std::future::Future<Output = T>,
+) -> T {
+    let mut admin = app.admin().await;
+    let tx = admin.transaction().await.unwrap();
+    tx.execute(
+        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
+        &[],
+    )
+    .await
+    .unwrap();
+    let sign_out = async {
+        // Time for the request to reach the session's lock, or to take the token's.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        for statement in [
+            format!("DELETE FROM auth.refresh_tokens WHERE session_id = '{session_id}'"),
+            format!("DELETE FROM auth.sessions WHERE id = '{session_id}'"),
+        ] {
+            tx.execute(&statement, &[])
+                .await
+                .unwrap_or_else(|error| panic!("{statement}: {error}"));
+        }
+        tx.commit().await.unwrap();
+    };
+    futures_util::future::join(request, sign_out).await.0
+}
+
+// A refresh during a sign-out of the same session: each takes the session's row before its
+// tokens, so one waits for the other (it was the reverse in the refresh, and PostgreSQL
+// aborted one of them as a deadlock: a 500 or a failed sign-out).
+#[tokio::test]
+async fn a_refresh_during_a_sign_out_of_its_session_waits_for_it() {
+    let app = spawn_app_with(&[AUTOCONFIRM, ("SECURITY_REFRESH_TOKEN_REUSE_INTERVAL", "0")]).await;
+    let code = |(status, body): (u16, serde_json::Value)| {
+        (status, body["code"].as_str().map(str::to_owned))
+    };
+    let gone = (400, Some("refresh_token_not_found".to_owned()));
+
+    // A live token: the one-statement rotation.
+    let session = session_for(&app, "salida@x.cl").await;
+    let (_, claims) = decode(session["access_token"].as_str().unwrap());
+    let session_id = claims["session_id"].as_str().unwrap().to_owned();
+    let token = session["refresh_token"].as_str().unwrap();
+    let answer = signed_out_meanwhile(&app, &session_id, refresh(&app, token)).await;
+    assert_eq!(code(answer), gone, "live token");
+
+    // A rotated token presented again: the general grant, which would end the session.
+    let (_, session) = password_grant(&app, "salida@x.cl", PASSWORD).await;
+    let (_, claims) = decode(session["access_token"].as_str().unwrap());
+    let session_id = claims["session_id"].as_str().unwrap().to_owned();
+    let spent = session["refresh_token"].as_str().unwrap().to_owned();
+    assert_eq!(refresh(&app, &spent).await.0, 200);
+    let answer = signed_out_meanwhile(&app, &session_id, refresh(&app, &spent)).await;
+    assert_eq!(code(answer), gone, "reused token");
+}
