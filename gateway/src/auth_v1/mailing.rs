@@ -65,7 +65,7 @@ pub fn check_frequency(state: &AuthState, sent_at: Option<DateTime<Utc>>) -> Aut
 async fn lock_recipient(tx: &Tx<'_>, user: &User) -> AuthResult<User> {
     store::lock_user(tx, user.id)
         .await?
-        .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))
+        .ok_or_else(AuthError::user_gone)
 }
 
 /// The e-mail link: `API_EXTERNAL_URL` + path + `?token=…&type=…&redirect_to=…`.

@@ -542,6 +542,9 @@ async fn raise_to_aal2(
     if !factor.is_verified() {
         store::set_factor_verified(tx, factor.id).await?;
     }
+    // The session's row before its claims and tokens, the order of the transactions that
+    // end sessions (a sign-out at the same moment waits, or is waited for).
+    store::set_session_aal(tx, session.id, "aal2", Some(factor.id)).await?;
     store::add_amr_claim(tx, session.id, "totp").await?;
     let refresh_token = secrets::generate_refresh_token();
     let parent = store::active_refresh_token(tx, session.id)
@@ -557,7 +560,6 @@ async fn raise_to_aal2(
     )
     .await?;
     store::audit(tx, audit_entry(&caller.user, "token_revoked", ctx, None)).await?;
-    store::set_session_aal(tx, session.id, "aal2", Some(factor.id)).await?;
     let user = store::reload(tx, user_id).await?;
     let token =
         session::token_response(state, tx, &user, session.id, "aal2", &refresh_token).await?;
