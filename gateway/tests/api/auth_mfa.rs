@@ -35,6 +35,24 @@ async fn app() -> TestApp {
     spawn_app_with(&[("ENABLE_EMAIL_AUTOCONFIRM", "true")]).await
 }
 
+/// A challenge of `factor` answered with its current code: the session's step up to aal2.
+async fn challenge_and_verify(
+    app: &TestApp,
+    access: &str,
+    factor: &str,
+    secret: &str,
+) -> (u16, Value) {
+    let (_, created) = challenge(app, access, factor).await;
+    verify(
+        app,
+        access,
+        factor,
+        created["id"].as_str().unwrap(),
+        &current_code(secret),
+    )
+    .await
+}
+
 /// Signs up (autoconfirm) and returns the session.
 async fn signed_up(app: &TestApp, email: &str) -> Value {
     let (status, session) = json_of(
@@ -733,54 +751,27 @@ async fn secrets_are_encrypted_at_rest_like_gotrue() {
         )
         .await
         .unwrap();
-    let (_, created) = challenge(&app, token(&upgraded), &second_id).await;
-    let (status, body) = verify(
-        &app,
-        token(&upgraded),
-        &second_id,
-        created["id"].as_str().unwrap(),
-        &current_code(&second_secret),
-    )
-    .await;
+    let (status, body) =
+        challenge_and_verify(&app, token(&upgraded), &second_id, &second_secret).await;
     assert_eq!(status, 200, "{body}");
     let stored = stored_secret(second_id).await;
     assert!(stored.starts_with(r#"{"key_id":"clave-1""#), "{stored}");
 }
 
-/// Sends `request` while an admin transaction holds a lock it will wait for (`lock_sql`),
-/// then runs `delete_sql` in that transaction and commits: the request goes on after the
-/// deletion, as when another request deletes what this one has already read.
-async fn deleted_meanwhile<T>(
+/// [`changed_meanwhile`] with the user's row held, then the user deleted.
+async fn user_deleted_meanwhile<T>(
     app: &TestApp,
-    lock_sql: &str,
-    delete_sql: &str,
+    user: &str,
     request: impl std::future::Future<Output = T>,
 ) -> T {
-    let mut admin = app.admin().await;
-    let tx = admin.transaction().await.unwrap();
-    tx.execute(lock_sql, &[]).await.unwrap();
-    let delete = async {
-        for attempt in 0.. {
-            let waiting: i64 = tx
-                .query_one(
-                    "SELECT count(*) FROM pg_catalog.pg_locks WHERE NOT granted",
-                    &[],
-                )
-                .await
-                .unwrap()
-                .get(0);
-            if waiting > 0 {
-                break;
-            }
-            assert!(attempt < 400, "the request never waited for {lock_sql}");
-            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-        }
-        tx.batch_execute(delete_sql)
-            .await
-            .unwrap_or_else(|error| panic!("{delete_sql}: {error}"));
-        tx.commit().await.unwrap();
-    };
-    futures_util::future::join(request, delete).await.0
+    changed_meanwhile(
+        app,
+        Wait::ForTheLock,
+        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
+        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        request,
+    )
+    .await
 }
 
 // A user, factor or session deleted (by an admin, an unenrollment, a sign-out) while a
@@ -793,8 +784,9 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
 
     let session = signed_up(&app, "borrado@colegio.cl").await;
     let user = session["user"]["id"].as_str().unwrap().to_owned();
-    let answer = deleted_meanwhile(
+    let answer = changed_meanwhile(
         &app,
+        Wait::ForTheLock,
         &format!("SELECT pg_advisory_xact_lock(hashtextextended('auth.factors:{user}', 0))"),
         &format!("DELETE FROM auth.users WHERE id = '{user}'"),
         enroll(&app, token(&session), json!({"factor_type": "totp"})),
@@ -809,10 +801,9 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
 
     let session = signed_up(&app, "ingreso@colegio.cl").await;
     let user = session["user"]["id"].as_str().unwrap().to_owned();
-    let answer = deleted_meanwhile(
+    let answer = user_deleted_meanwhile(
         &app,
-        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
-        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        &user,
         password_grant(&app, "ingreso@colegio.cl", PASSWORD),
     )
     .await;
@@ -826,8 +817,9 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
     let access = token(&session).to_owned();
     let (_, enrolled) = enroll(&app, &access, json!({"factor_type": "totp"})).await;
     let factor = enrolled["id"].as_str().unwrap().to_owned();
-    let answer = deleted_meanwhile(
+    let answer = changed_meanwhile(
         &app,
+        Wait::ForTheLock,
         &format!("SELECT 1 FROM auth.mfa_factors WHERE id = '{factor}' FOR UPDATE"),
         &format!("DELETE FROM auth.mfa_factors WHERE id = '{factor}'"),
         challenge(&app, &access, &factor),
@@ -841,10 +833,9 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
 
     let session = signed_up(&app, "enlace@colegio.cl").await;
     let user = session["user"]["id"].as_str().unwrap().to_owned();
-    let answer = deleted_meanwhile(
+    let answer = user_deleted_meanwhile(
         &app,
-        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
-        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
+        &user,
         admin(
             &app,
             Method::POST,
@@ -864,8 +855,9 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
     let secret = enrolled["totp"]["secret"].as_str().unwrap().to_owned();
     let (_, challenged) = challenge(&app, &access, &factor).await;
     let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
-    let answer = deleted_meanwhile(
+    let answer = changed_meanwhile(
         &app,
+        Wait::ForTheLock,
         &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
         &format!("DELETE FROM auth.sessions WHERE id = '{session_id}'"),
         verify(
@@ -895,20 +887,13 @@ async fn unenrolling_while_the_session_it_raised_ends_waits_for_it() {
     let (_, enrolled) = enroll(&app, token(&session), json!({"factor_type": "totp"})).await;
     let factor = enrolled["id"].as_str().unwrap().to_owned();
     let secret = enrolled["totp"]["secret"].as_str().unwrap().to_owned();
-    let (_, challenged) = challenge(&app, token(&session), &factor).await;
-    let (status, raised) = verify(
-        &app,
-        token(&session),
-        &factor,
-        challenged["id"].as_str().unwrap(),
-        &current_code(&secret),
-    )
-    .await;
+    let (status, raised) = challenge_and_verify(&app, token(&session), &factor, &secret).await;
     assert_eq!(status, 200, "{raised}");
     let access = token(&raised).to_owned();
     let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
-    let (status, body) = deleted_meanwhile(
+    let (status, body) = changed_meanwhile(
         &app,
+        Wait::ForTheLock,
         &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
         &format!(
             "DELETE FROM auth.mfa_amr_claims WHERE session_id = '{session_id}';

@@ -180,3 +180,54 @@ pub async fn confirmed_user(app: &TestApp, email: &str) -> Value {
     assert_eq!(status, 200, "{session}");
     session
 }
+
+/// How [`changed_meanwhile`] knows the request has reached the held lock.
+pub enum Wait {
+    /// Until PostgreSQL shows a lock wait (the request must wait for the lock).
+    ForTheLock,
+    /// This long (the request may retry instead of waiting, as `NOWAIT` does).
+    For(std::time::Duration),
+}
+
+/// Sends `request` while an admin transaction holds a lock (`lock_sql`) the request will
+/// meet; once it has (`wait`), runs `change_sql` (statements) in that transaction and
+/// commits: the request goes on after the change, as when another request deletes what
+/// this one has already read.
+pub async fn changed_meanwhile<T>(
+    app: &TestApp,
+    wait: Wait,
+    lock_sql: &str,
+    change_sql: &str,
+    request: impl std::future::Future<Output = T>,
+) -> T {
+    let mut admin = app.admin().await;
+    let tx = admin.transaction().await.unwrap();
+    tx.execute(lock_sql, &[]).await.unwrap();
+    let change = async {
+        match wait {
+            Wait::For(pause) => tokio::time::sleep(pause).await,
+            Wait::ForTheLock => {
+                for attempt in 0.. {
+                    let waiting: i64 = tx
+                        .query_one(
+                            "SELECT count(*) FROM pg_catalog.pg_locks WHERE NOT granted",
+                            &[],
+                        )
+                        .await
+                        .unwrap()
+                        .get(0);
+                    if waiting > 0 {
+                        break;
+                    }
+                    assert!(attempt < 400, "the request never waited for {lock_sql}");
+                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+                }
+            }
+        }
+        tx.batch_execute(change_sql)
+            .await
+            .unwrap_or_else(|error| panic!("{change_sql}: {error}"));
+        tx.commit().await.unwrap();
+    };
+    futures_util::future::join(request, change).await.0
+}

@@ -368,34 +368,24 @@ async fn pkce_sign_up_link_gives_a_code_for_the_verifier() {
 
 /// Sends `request` while an admin transaction holds the session's row, as a sign-out does
 /// when it deletes the session; then the transaction deletes the session's tokens and the
-/// session (what the sign-out's cascade does, in that order) and commits.
+/// session (what the sign-out's cascade does, in that order) and commits. The general grant
+/// retries on a held row instead of waiting, hence a pause rather than a lock wait.
 async fn signed_out_meanwhile<T>(
     app: &crate::helpers::TestApp,
     session_id: &str,
     request: impl std::future::Future<Output = T>,
 ) -> T {
-    let mut admin = app.admin().await;
-    let tx = admin.transaction().await.unwrap();
-    tx.execute(
+    changed_meanwhile(
+        app,
+        Wait::For(std::time::Duration::from_millis(300)),
         &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
-        &[],
+        &format!(
+            "DELETE FROM auth.refresh_tokens WHERE session_id = '{session_id}';
+             DELETE FROM auth.sessions WHERE id = '{session_id}'"
+        ),
+        request,
     )
     .await
-    .unwrap();
-    let sign_out = async {
-        // Time for the request to reach the session's lock, or to take the token's.
-        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-        for statement in [
-            format!("DELETE FROM auth.refresh_tokens WHERE session_id = '{session_id}'"),
-            format!("DELETE FROM auth.sessions WHERE id = '{session_id}'"),
-        ] {
-            tx.execute(&statement, &[])
-                .await
-                .unwrap_or_else(|error| panic!("{statement}: {error}"));
-        }
-        tx.commit().await.unwrap();
-    };
-    futures_util::future::join(request, sign_out).await.0
 }
 
 // A refresh during a sign-out of the same session: each takes the session's row before its

@@ -10,6 +10,19 @@ fn token(session: &serde_json::Value) -> &str {
     session["access_token"].as_str().unwrap()
 }
 
+/// Makes every session older than GoTrue's 24 hours of grace, after which a password change
+/// needs the reauthentication nonce.
+async fn age_sessions(app: &crate::helpers::TestApp) {
+    app.admin()
+        .await
+        .execute(
+            "UPDATE auth.sessions SET created_at = now() - interval '2 days'",
+            &[],
+        )
+        .await
+        .unwrap();
+}
+
 #[tokio::test]
 async fn user_endpoints_check_the_bearer_like_gotrue() {
     let app = spawn_app().await;
@@ -349,15 +362,7 @@ async fn secure_password_change_needs_the_reauthentication_nonce() {
     let app =
         spawn_app_with(&[("SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION", "true")]).await;
     let session = confirmed_user(&app, "seguro@x.cl").await;
-    // Make the session older than GoTrue's 24 hours of grace.
-    app.admin()
-        .await
-        .execute(
-            "UPDATE auth.sessions SET created_at = now() - interval '2 days'",
-            &[],
-        )
-        .await
-        .unwrap();
+    age_sessions(&app).await;
     let access = token(&session);
     let (status, body) = call(
         &app,
@@ -494,15 +499,7 @@ async fn mails_and_nonces_requested_several_times_at_once_are_sent_and_spent_onc
     assert_eq!(tally(&answers), too_soon, "reauthenticate");
     assert_eq!(mails().await, before + 1, "reauthentication mails");
 
-    // The nonce is asked for once the session is older than GoTrue's 24 hours of grace.
-    app.admin()
-        .await
-        .execute(
-            "UPDATE auth.sessions SET created_at = now() - interval '2 days'",
-            &[],
-        )
-        .await
-        .unwrap();
+    age_sessions(&app).await;
     let nonce = latest_code(&app, address).await;
     let answers = futures_util::future::join_all((0..TIMES).map(|i| {
         let body = json!({"password": format!("clave-nueva-{i}-789"), "nonce": nonce});
