@@ -51,7 +51,17 @@ fn user_id(raw: &str) -> AuthResult<Uuid> {
 async fn load_user(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
     store::user_by_id(tx, id)
         .await?
-        .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))
+        .ok_or_else(AuthError::user_gone)
+}
+
+/// `load_user` with the row locked until the transaction ends, for the admin's changes:
+/// they then run one after the other, and each takes the user's row before the rows that
+/// belong to it (identities, sessions), the order of a deletion and its cascade. An
+/// address change updated the identity first and deadlocked with a concurrent delete.
+async fn load_user_for_update(tx: &Tx<'_>, id: Uuid) -> AuthResult<User> {
+    store::lock_user(tx, id)
+        .await?
+        .ok_or_else(AuthError::user_gone)
 }
 
 /// Go's `time.ParseDuration` (the units GoTrue accepts for `ban_duration`).
@@ -453,7 +463,7 @@ async fn update(
 
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
-    let user = load_user(&tx, id).await?;
+    let user = load_user_for_update(&tx, id).await?;
     if let Some(role) = params.role.as_deref().filter(|r| !r.is_empty()) {
         store::update_user(&tx, id, &[(Col::Role, &role)]).await?;
     }
@@ -556,7 +566,7 @@ pub async fn delete_handler(
         };
         let mut connection = auth.connection().await?;
         let tx = connection.transaction().await?;
-        let user = load_user(&tx, id).await?;
+        let user = load_user_for_update(&tx, id).await?;
         store::audit(
             &tx,
             admin_audit(
@@ -632,6 +642,7 @@ pub async fn invite_handler(
         let email = validate_email(params.email.as_deref().unwrap_or_default())?;
         let mut connection = auth.connection().await?;
         let tx = connection.transaction().await?;
+        store::lock_address(&tx, &email).await?;
         let user = match store::user_by_email(&tx, &email, &auth.config().jwt_aud).await? {
             Some(user) if user.is_confirmed() => {
                 return Err(AuthError::unprocessable("email_exists", DUPLICATE_EMAIL));
@@ -706,6 +717,8 @@ async fn generate_link(
     };
     let mut connection = state.connection().await?;
     let tx = connection.transaction().await?;
+    // The signup and invite links create the user when the address is new.
+    store::lock_address(&tx, &email).await?;
     let existing = store::user_by_email(&tx, &email, &config.jwt_aud).await?;
     let mut password = params.password.clone().unwrap_or_default();
     if existing.is_none() {

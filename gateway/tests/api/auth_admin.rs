@@ -492,3 +492,42 @@ async fn health_and_unknown_paths() {
     let (status, body) = call(&app, Method::GET, "/health", None, None).await;
     assert_eq!((status, body["name"].as_str()), (200, Some("GoTrue")));
 }
+
+// An admin's change of a user and another admin's deletion of that user at the same moment:
+// the change takes the user's row before the rows that belong to it (its identities), the
+// order of the deletion's cascade, so one waits for the other. The change used to update the
+// identity first, and PostgreSQL aborted one of the two as a deadlock (a 500).
+#[tokio::test]
+async fn an_admin_change_during_a_deletion_of_the_user_waits_for_it() {
+    let app = spawn_app().await;
+    let (status, user) = admin(
+        &app,
+        Method::POST,
+        "/admin/users",
+        Some(json!({"email": "cambio@x.cl", "email_confirm": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{user}");
+    let id = user["id"].as_str().unwrap().to_owned();
+    let (status, body) = changed_meanwhile(
+        &app,
+        Wait::ForTheLock,
+        &format!("SELECT 1 FROM auth.users WHERE id = '{id}' FOR UPDATE"),
+        &format!(
+            "DELETE FROM auth.identities WHERE user_id = '{id}';
+             DELETE FROM auth.users WHERE id = '{id}'"
+        ),
+        admin(
+            &app,
+            Method::PUT,
+            &format!("/admin/users/{id}"),
+            Some(json!({"email": "nuevo-cambio@x.cl"})),
+        ),
+    )
+    .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("user_not_found")),
+        "{body}"
+    );
+}

@@ -587,6 +587,17 @@ test('the same sign-up, user, address or factor name sent at once: one succeeds,
   const moves = await Promise.all(users.map(({ user }) => admin.updateUserById(user.id, { email: taken, email_confirm: true })))
   assert.deepEqual(codes(moves), ['ok', ...others('email_exists')].sort())
 
+  // The admin's signup and invite links create the user of a new address: then they are
+  // links for that same unconfirmed user, every one of them.
+  const linked = email('twice-link')
+  const links = await Promise.all(Array.from({ length: times }, () => admin.generateLink({ type: 'signup', email: linked, password: PASSWORD })))
+  assert.deepEqual(codes(links), Array(times).fill('ok'))
+  assert.equal(new Set(links.map(({ data }) => data.user.id)).size, 1)
+  const invited = email('twice-invite')
+  const invites = await Promise.all(Array.from({ length: times }, () => admin.inviteUserByEmail(invited)))
+  assert.deepEqual(codes(invites), Array(times).fill('ok'))
+  assert.equal(new Set(invites.map(({ data }) => data.user.id)).size, 1)
+
   const { address: own } = await confirmedUser('twice-mfa')
   const { supabase } = client()
   assert.equal((await supabase.auth.signInWithPassword({ email: own, password: PASSWORD })).error, null)
