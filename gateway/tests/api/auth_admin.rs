@@ -509,14 +509,12 @@ async fn an_admin_change_during_a_deletion_of_the_user_waits_for_it() {
     .await;
     assert_eq!(status, 200, "{user}");
     let id = user["id"].as_str().unwrap().to_owned();
-    let (status, body) = changed_meanwhile(
+    let (status, body) = deleted_meanwhile(
         &app,
         Wait::ForTheLock,
-        &format!("SELECT 1 FROM auth.users WHERE id = '{id}' FOR UPDATE"),
-        &format!(
-            "DELETE FROM auth.identities WHERE user_id = '{id}';
-             DELETE FROM auth.users WHERE id = '{id}'"
-        ),
+        "auth.users",
+        &id,
+        &[("auth.identities", "user_id")],
         admin(
             &app,
             Method::PUT,

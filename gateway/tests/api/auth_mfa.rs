@@ -758,22 +758,6 @@ async fn secrets_are_encrypted_at_rest_like_gotrue() {
     assert!(stored.starts_with(r#"{"key_id":"clave-1""#), "{stored}");
 }
 
-/// [`changed_meanwhile`] with the user's row held, then the user deleted.
-async fn user_deleted_meanwhile<T>(
-    app: &TestApp,
-    user: &str,
-    request: impl std::future::Future<Output = T>,
-) -> T {
-    changed_meanwhile(
-        app,
-        Wait::ForTheLock,
-        &format!("SELECT 1 FROM auth.users WHERE id = '{user}' FOR UPDATE"),
-        &format!("DELETE FROM auth.users WHERE id = '{user}'"),
-        request,
-    )
-    .await
-}
-
 // A user, factor or session deleted (by an admin, an unenrollment, a sign-out) while a
 // request works on it: the request gets the answer it would get after the deletion, never
 // a 500 from the foreign key of a row it was about to add.
@@ -801,9 +785,12 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
 
     let session = signed_up(&app, "ingreso@colegio.cl").await;
     let user = session["user"]["id"].as_str().unwrap().to_owned();
-    let answer = user_deleted_meanwhile(
+    let answer = deleted_meanwhile(
         &app,
+        Wait::ForTheLock,
+        "auth.users",
         &user,
+        &[],
         password_grant(&app, "ingreso@colegio.cl", PASSWORD),
     )
     .await;
@@ -817,11 +804,12 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
     let access = token(&session).to_owned();
     let (_, enrolled) = enroll(&app, &access, json!({"factor_type": "totp"})).await;
     let factor = enrolled["id"].as_str().unwrap().to_owned();
-    let answer = changed_meanwhile(
+    let answer = deleted_meanwhile(
         &app,
         Wait::ForTheLock,
-        &format!("SELECT 1 FROM auth.mfa_factors WHERE id = '{factor}' FOR UPDATE"),
-        &format!("DELETE FROM auth.mfa_factors WHERE id = '{factor}'"),
+        "auth.mfa_factors",
+        &factor,
+        &[],
         challenge(&app, &access, &factor),
     )
     .await;
@@ -833,9 +821,12 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
 
     let session = signed_up(&app, "enlace@colegio.cl").await;
     let user = session["user"]["id"].as_str().unwrap().to_owned();
-    let answer = user_deleted_meanwhile(
+    let answer = deleted_meanwhile(
         &app,
+        Wait::ForTheLock,
+        "auth.users",
         &user,
+        &[],
         admin(
             &app,
             Method::POST,
@@ -855,11 +846,12 @@ async fn what_a_request_works_on_deleted_meanwhile_gets_the_answer_after_the_del
     let secret = enrolled["totp"]["secret"].as_str().unwrap().to_owned();
     let (_, challenged) = challenge(&app, &access, &factor).await;
     let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
-    let answer = changed_meanwhile(
+    let answer = deleted_meanwhile(
         &app,
         Wait::ForTheLock,
-        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
-        &format!("DELETE FROM auth.sessions WHERE id = '{session_id}'"),
+        "auth.sessions",
+        &session_id,
+        &[],
         verify(
             &app,
             &access,
@@ -891,14 +883,12 @@ async fn unenrolling_while_the_session_it_raised_ends_waits_for_it() {
     assert_eq!(status, 200, "{raised}");
     let access = token(&raised).to_owned();
     let session_id = decode(&access).1["session_id"].as_str().unwrap().to_owned();
-    let (status, body) = changed_meanwhile(
+    let (status, body) = deleted_meanwhile(
         &app,
         Wait::ForTheLock,
-        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
-        &format!(
-            "DELETE FROM auth.mfa_amr_claims WHERE session_id = '{session_id}';
-             DELETE FROM auth.sessions WHERE id = '{session_id}'"
-        ),
+        "auth.sessions",
+        &session_id,
+        &[("auth.mfa_amr_claims", "session_id")],
         call(
             &app,
             Method::DELETE,

@@ -231,3 +231,29 @@ pub async fn changed_meanwhile<T>(
     };
     futures_util::future::join(request, change).await.0
 }
+
+/// [`changed_meanwhile`] holding the row `id` of `table`, then deleting it as a deletion
+/// and its cascade do: first the rows of each `(table, column)` in `belonging` that point
+/// at it, then the row.
+pub async fn deleted_meanwhile<T>(
+    app: &TestApp,
+    wait: Wait,
+    table: &str,
+    id: &str,
+    belonging: &[(&str, &str)],
+    request: impl std::future::Future<Output = T>,
+) -> T {
+    let mut deletes: Vec<String> = belonging
+        .iter()
+        .map(|(child, column)| format!("DELETE FROM {child} WHERE {column} = '{id}';"))
+        .collect();
+    deletes.push(format!("DELETE FROM {table} WHERE id = '{id}'"));
+    changed_meanwhile(
+        app,
+        wait,
+        &format!("SELECT 1 FROM {table} WHERE id = '{id}' FOR UPDATE"),
+        &deletes.join("\n"),
+        request,
+    )
+    .await
+}

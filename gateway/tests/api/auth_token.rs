@@ -375,14 +375,12 @@ async fn signed_out_meanwhile<T>(
     session_id: &str,
     request: impl std::future::Future<Output = T>,
 ) -> T {
-    changed_meanwhile(
+    deleted_meanwhile(
         app,
         Wait::For(std::time::Duration::from_millis(300)),
-        &format!("SELECT 1 FROM auth.sessions WHERE id = '{session_id}' FOR UPDATE"),
-        &format!(
-            "DELETE FROM auth.refresh_tokens WHERE session_id = '{session_id}';
-             DELETE FROM auth.sessions WHERE id = '{session_id}'"
-        ),
+        "auth.sessions",
+        session_id,
+        &[("auth.refresh_tokens", "session_id")],
         request,
     )
     .await

@@ -624,3 +624,53 @@ test('a link or code verified several times at once signs in once', async () => 
   )
   assert.deepEqual(outcomes(byCode), once)
 })
+
+// A double-clicked "send me the link" or "change my password", with GoTrue's defaults for
+// mail frequency (60 s) and the reauthentication nonce: each client gets the answer it
+// would get after the other's, so one mail goes out and one nonce changes the password.
+describe('mails and nonces asked for at once', () => {
+  const times = 8
+  let strict
+
+  before(async () => {
+    strict = await spawnFixtureGateway({ SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: 'true', RATE_LIMIT_EMAIL_SENT: '1000' })
+  })
+
+  after(async () => {
+    await strict?.stop()
+  })
+
+  /** A separate client per request (one client runs its own session calls one at a time). */
+  const fresh = () => createClient(strict.url, strict.anonKey, { auth: { persistSession: false, autoRefreshToken: false } })
+  const mails = async (recipient) => {
+    const response = await fetch(`${strict.url}/inbox/api/messages?recipient=${encodeURIComponent(recipient)}`)
+    return response.json()
+  }
+  const codes = (results) => results.map((result) => result.error?.code ?? 'ok').sort()
+  const once = (code) => ['ok', ...Array(times - 1).fill(code)].sort()
+
+  test('one mail and one password change each', async () => {
+    const address = email('double')
+    const admin = createClient(strict.url, strict.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }).auth.admin
+    assert.equal((await admin.createUser({ email: address, password: PASSWORD, email_confirm: true })).error, null)
+
+    const resets = await Promise.all(Array.from({ length: times }, () => fresh().auth.resetPasswordForEmail(address)))
+    assert.deepEqual(codes(resets), once('over_email_send_rate_limit'))
+    assert.equal((await mails(address)).length, 1)
+
+    const { data } = await fresh().auth.signInWithPassword({ email: address, password: PASSWORD })
+    await strict.admin((sql) => sql.query("UPDATE auth.sessions SET created_at = now() - interval '2 days'"))
+    const signedIn = () => {
+      const supabase = fresh()
+      return supabase.auth.setSession(data.session).then(() => supabase)
+    }
+    const clients = await Promise.all(Array.from({ length: times }, signedIn))
+    const asked = await Promise.all(clients.map((supabase) => supabase.auth.reauthenticate()))
+    assert.deepEqual(codes(asked), once('over_email_send_rate_limit'))
+    const inbox = await mails(address)
+    assert.equal(inbox.length, 2)
+    const nonce = /<strong>(\d{6})<\/strong>/.exec(inbox[0].html_body)[1]
+    const changes = await Promise.all(clients.map((supabase, i) => supabase.auth.updateUser({ password: `${PASSWORD}-${i}`, nonce })))
+    assert.deepEqual(codes(changes), once('reauthentication_not_valid'))
+  })
+})
