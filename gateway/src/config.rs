@@ -123,6 +123,10 @@ pub struct DatabaseSettings {
     pub pool_size: usize,
     /// How long a request waits for a pooled connection (`DB_POOL_TIMEOUT`, seconds).
     pub pool_timeout: Duration,
+    /// Whether rest/v1 writes sent to a connection together are group-committed: each
+    /// commits without waiting for its WAL flush and one flush after them all is waited for
+    /// before any is answered (`DB_GROUP_COMMIT`, default true; see `db::batches`).
+    pub group_commit: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -501,6 +505,7 @@ impl Settings {
                 pg_bin_dir: vars.get("PG_BIN_DIR").map(PathBuf::from),
                 pool_size,
                 pool_timeout: Duration::from_secs(vars.parse("DB_POOL_TIMEOUT", 10)?),
+                group_commit: vars.flag_or("DB_GROUP_COMMIT", true)?,
             },
             jwt: JwtSettings {
                 secret: jwt_secret.map(SecretString::from),

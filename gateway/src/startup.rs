@@ -135,6 +135,7 @@ impl Application {
         let client_timeouts = settings.api.client_timeouts;
         let api_config = db.api_config.clone();
         let pool_timeout = settings.database.pool_timeout;
+        let group_commit = settings.database.group_commit;
         let state = web::Data::new(AppState {
             settings,
             keys,
@@ -150,7 +151,11 @@ impl Application {
             let app = App::new().app_data(state.clone());
             let app = match api_pool {
                 Ok(pool) => app
-                    .app_data(TransactionBatches::new(pool.clone(), per_worker))
+                    .app_data(TransactionBatches::new(
+                        pool.clone(),
+                        per_worker,
+                        group_commit,
+                    ))
                     .app_data(web::Data::new(pool)),
                 Err(error) => {
                     // Requests on this worker then answer 500 (no pool); say why once.

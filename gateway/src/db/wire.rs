@@ -196,6 +196,8 @@ struct Prepared {
     name: String,
     /// Result column types, known once the statement has been described.
     columns: Option<Arc<[Type]>>,
+    /// Kept when the statement cache starts over ([`Connection::pin`]).
+    pinned: bool,
 }
 
 enum Stream {
@@ -438,6 +440,23 @@ impl Connection {
         self.statements.contains_key(sql)
     }
 
+    /// Keeps the prepared statement `sql` for as long as the connection lives: unlike the
+    /// statements prepared in passing, it stays when the statement cache starts over, so a
+    /// transaction of a batch may always use it. False if `sql` is not prepared here.
+    pub fn pin(&mut self, sql: &str) -> bool {
+        self.statements
+            .get_mut(sql)
+            .map(|prepared| prepared.pinned = true)
+            .is_some()
+    }
+
+    /// Whether `sql` is prepared here and pinned ([`Connection::pin`]).
+    pub fn is_pinned(&self, sql: &str) -> bool {
+        self.statements
+            .get(sql)
+            .is_some_and(|prepared| prepared.pinned)
+    }
+
     /// Sends `queries` with a single `Sync` and returns each one's rows. Statements not
     /// prepared yet are parsed in place, so names resolve with the settings made by the
     /// statements before them. Without an explicit `BEGIN` among them, they are one
@@ -551,8 +570,13 @@ impl Connection {
     /// what each statement's answer will hold.
     fn encode(&mut self, queries: &[Query<'_>]) -> Result<Vec<Pending>, Error> {
         if self.starts_over(queries.iter().map(|query| query.sql)) {
-            self.to_close
-                .extend(self.statements.drain().map(|(_, prepared)| prepared.name));
+            let to_close = &mut self.to_close;
+            self.statements.retain(|_, prepared| {
+                if !prepared.pinned {
+                    to_close.push(std::mem::take(&mut prepared.name));
+                }
+                prepared.pinned
+            });
         }
         let closing = std::mem::take(&mut self.to_close);
         for name in &closing {
@@ -577,6 +601,7 @@ impl Connection {
                         Prepared {
                             name,
                             columns: None,
+                            pinned: false,
                         },
                     );
                     (true, None)

@@ -18,8 +18,10 @@
 //! Implicit transactions (every read, and the writes and calls whose end does not depend
 //! on their outcome) do not check a connection out themselves: they are queued for the
 //! worker's [`TransactionBatches`], which sends them alone while connections are free and
-//! several in one write, each with its own `Sync`, while all are busy. A cancelled one runs
-//! to its end (a write commits) and its answer is dropped, unless it was still queued.
+//! several in one write, each with its own `Sync`, while all are busy; writes sent together
+//! are group-committed there (a write's settings say how it commits, [`Commit`]). A
+//! cancelled one runs to its end (a write commits) and its answer is dropped, unless it was
+//! still queued.
 //!
 //! A write cancelled mid-way through an explicit transaction (the client went away) leaves
 //! its connection out of step; the pool replaces it, which ends the transaction.
@@ -36,7 +38,7 @@ use tokio_postgres::types::{FromSql, Type};
 use super::error::{ApiError, PgError};
 use super::sql::fragment::{SqlBuilder, TextParam};
 use crate::db::api_pool::{ApiConnection, ApiPool, ApiPoolError};
-use crate::db::batches::{Access, OwnedQuery, Statements, TransactionBatches};
+use crate::db::batches::{Access, Commit, OwnedQuery, Statements, TransactionBatches};
 use crate::db::wire::{self, Query, Row};
 
 /// The settings PostgREST applies to every request's transaction.
@@ -67,10 +69,19 @@ pub struct RequestContext {
 
 impl RequestContext {
     /// The transaction's settings as `name, value, name, value, …` parameters, in the order
-    /// they are applied.
-    fn settings(&self, read_only: bool) -> Vec<&str> {
-        let capacity = 9 + self.role_settings.len() + self.function_settings.len();
+    /// they are applied. With `commit`, the first pair says how the transaction commits:
+    /// `synchronous_commit` off for an early commit ([`Commit::Early`]), first so that the
+    /// role's and the function's own settings may still decide otherwise; otherwise
+    /// `request.method`, set again below (a no-op), so that both are one statement, prepared
+    /// once per connection.
+    fn settings(&self, read_only: bool, commit: Option<Commit>) -> Vec<&str> {
+        let capacity = 10 + self.role_settings.len() + self.function_settings.len();
         let mut pairs = Vec::with_capacity(2 * capacity);
+        match commit {
+            Some(Commit::Early) => pairs.extend(["synchronous_commit", "off"]),
+            Some(Commit::Flushed) => pairs.extend(["request.method", self.method.as_str()]),
+            None => {}
+        }
         if read_only {
             pairs.extend(["transaction_read_only", "on"]);
         }
@@ -506,8 +517,9 @@ async fn batched(
 }
 
 /// A request's implicit transaction as queued for the worker's batches. Its settings and
-/// pre-request call are read from the request's context when its batch is sent, and its
-/// statements are shared with a retry: nothing is copied to queue it.
+/// pre-request call are read from the request's context when its batch is sent (how it
+/// commits is known only then), and its statements are shared with a retry: nothing is
+/// copied to queue it.
 struct RequestTransaction {
     context: Arc<RequestContext>,
     read_only: bool,
@@ -521,7 +533,11 @@ struct RequestTransaction {
 impl RequestTransaction {
     fn new(context: &Arc<RequestContext>, access: Access, statements: &Rc<[OwnedQuery]>) -> Self {
         let read_only = access == Access::ReadOnly;
-        let prelude = Prelude::of(context, read_only);
+        let prelude = Prelude::of(
+            context,
+            read_only,
+            Self::commit_slot(read_only, Commit::Flushed),
+        );
         Self {
             prelude_len: prelude.len(),
             set_config: prelude.set_config,
@@ -530,11 +546,17 @@ impl RequestTransaction {
             statements: Rc::clone(statements),
         }
     }
+
+    /// A write's settings say how it commits; a read has nothing to commit.
+    fn commit_slot(read_only: bool, commit: Commit) -> Option<Commit> {
+        (!read_only).then_some(commit)
+    }
 }
 
 impl Statements for RequestTransaction {
-    fn statements(&self) -> Vec<(&str, Vec<&str>)> {
-        let prelude = Prelude::of(&self.context, self.read_only);
+    fn statements(&self, commit: Commit) -> Vec<(&str, Vec<&str>)> {
+        let commit = Self::commit_slot(self.read_only, commit);
+        let prelude = Prelude::of(&self.context, self.read_only, commit);
         let mut all = Vec::with_capacity(prelude.len() + self.statements.len());
         all.push((self.set_config.as_ref(), prelude.settings));
         all.extend(prelude.pre_request.map(|sql| (sql, Vec::new())));
@@ -560,8 +582,8 @@ struct Prelude<'c> {
 }
 
 impl<'c> Prelude<'c> {
-    fn of(context: &'c RequestContext, read_only: bool) -> Self {
-        let settings = context.settings(read_only);
+    fn of(context: &'c RequestContext, read_only: bool, commit: Option<Commit>) -> Self {
+        let settings = context.settings(read_only, commit);
         Self {
             set_config: set_config_statement(settings.len() / 2),
             settings,
@@ -605,7 +627,7 @@ async fn send(
             }
         )
     });
-    let prelude = Prelude::of(context, mode.read_only && !explicit);
+    let prelude = Prelude::of(context, mode.read_only && !explicit, None);
 
     let mut queries = Vec::with_capacity(statements.len() + 4);
     if let Some(begin) = &begin {
@@ -805,7 +827,7 @@ mod tests {
     #[test]
     fn settings_apply_role_settings_before_the_role_and_function_settings_last() {
         let context = context();
-        let pairs = context.settings(true);
+        let pairs = context.settings(true, None);
         let names: Vec<&str> = pairs.iter().step_by(2).copied().collect();
         assert_eq!(
             names,
@@ -824,7 +846,26 @@ mod tests {
             ]
         );
         assert_eq!(pairs.last(), Some(&"1s"));
-        assert!(!context.settings(false).contains(&"transaction_read_only"));
+        assert!(
+            !context
+                .settings(false, None)
+                .contains(&"transaction_read_only")
+        );
+    }
+
+    #[test]
+    fn a_write_says_first_how_it_commits_in_one_statement_either_way() {
+        let context = context();
+        let early = context.settings(false, Some(Commit::Early));
+        let flushed = context.settings(false, Some(Commit::Flushed));
+        // Before the role's and the function's settings, which may decide otherwise.
+        assert_eq!(early[..2], ["synchronous_commit", "off"]);
+        // Otherwise a no-op: the request's method, which is set again later.
+        assert_eq!(flushed[..2], ["request.method", "GET"]);
+        assert_eq!(flushed[2..], early[2..]);
+        assert_eq!(flushed[2..], context.settings(false, None)[..]);
+        let method = flushed.iter().rposition(|name| *name == "request.method");
+        assert_eq!(method.map(|at| flushed[at + 1]), Some("GET"));
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Transactions sent several to a connection (`db::batches`): each transaction of a batch
-//! keeps its own settings, role, errors and commit, and reaches the right request.
+//! keeps its own settings, role, errors and commit, and reaches the right request; writes
+//! sent together are group-committed, and answered only once the batch's flush is done.
 
 use std::rc::Rc;
 use std::time::Duration;
 
 use gateway::db::api_pool::worker_pool;
 use gateway::db::batches::{
-    Access, MAX_BATCH, MAX_BATCH_WITH_WRITES, OwnedQuery, Reply, TransactionBatches,
+    Access, FLUSH, MAX_BATCH, MAX_BATCH_WITH_WRITES, OwnedQuery, Reply, TransactionBatches,
 };
+use gateway::db::wire::{self, Query};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -55,13 +57,17 @@ where
     F: FnOnce(Rc<TransactionBatches>) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    with_warm_batches_after("", statement, role, |batches, _| test(batches)).await;
+    with_warm_batches_after("", true, statement, role, |batches, _| test(batches)).await;
 }
 
-/// [`with_warm_batches`], once `ddl` has run on the fresh database; `test` also gets the
-/// gateway (for its admin connection).
+/// [`with_warm_batches`], once `ddl` has run on the fresh database, with group commit as
+/// `group_commit` says; `test` also gets the gateway (for its admin connection). The
+/// database's connections start with `synchronous_commit` on (the test cluster's own
+/// default is off, for speed), so that a transaction's commit shows how it was asked to
+/// commit.
 async fn with_warm_batches_after<F, Fut>(
     ddl: &str,
+    group_commit: bool,
     statement: &'static str,
     role: &'static str,
     test: F,
@@ -70,10 +76,18 @@ async fn with_warm_batches_after<F, Fut>(
     Fut: std::future::Future<Output = ()>,
 {
     let app = Rc::new(spawn_app().await);
-    app.admin().await.batch_execute(ddl).await.unwrap();
+    let admin = app.admin().await;
+    admin.batch_execute(ddl).await.unwrap();
+    admin
+        .batch_execute(
+            "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = on', \
+               current_database()); END $$",
+        )
+        .await
+        .unwrap();
     let config: tokio_postgres::Config = app.database_url.parse().unwrap();
-    let batches =
-        TransactionBatches::new(worker_pool(config, 1, Duration::from_secs(5)).unwrap(), 1);
+    let pool = worker_pool(config, 1, Duration::from_secs(5)).unwrap();
+    let batches = TransactionBatches::new(pool, 1, group_commit);
     let local = tokio::task::LocalSet::new();
     local
         .run_until(async move {
@@ -98,12 +112,12 @@ async fn app_with_views(overrides: &[(&str, &str)], ddl: &str, ready: &str) -> T
     app
 }
 
-/// The probe's three columns, or the server's SQLSTATE.
+/// The probe's three columns (the last statement's), or the server's SQLSTATE.
 fn seen(reply: Reply) -> Result<(Option<String>, String, i32), String> {
     let rows = reply
         .expect("a connection")
         .map_err(|error| error.server().expect("a server error").code.clone())?;
-    let row = &rows[1][0];
+    let row = &rows.last().expect("the probe's rows")[0];
     Ok((row.get(0), row.get(1), row.get(2)))
 }
 
@@ -225,61 +239,272 @@ async fn id_text_rows(app: &TestApp, sql: &str) -> Vec<(i32, String)> {
         .collect()
 }
 
-/// Twelve writes queued at once on one connection: each commits on its own, with its own
-/// settings; the one that breaks the primary key fails alone, and the writes queued before
-/// and after it (in its batch too) keep their rows. No batch holds more than
-/// [`MAX_BATCH_WITH_WRITES`] of them, so one slow commit does not hold up many.
+/// Twelve writes queued at once on one connection, with group commit off: each commits on
+/// its own, with its own settings; the one that breaks the primary key fails alone, and the
+/// writes queued before and after it (in its batch too) keep their rows. No batch holds
+/// more than [`MAX_BATCH_WITH_WRITES`] of them, so one slow commit does not hold up many.
 #[tokio::test]
 async fn batched_writes_commit_each_on_their_own_and_fail_alone() {
-    with_warm_batches_after(WRITES_TABLE, WRITE, "postgres", |batches, app| async move {
-        let before = batches.sent();
-        let mut answers = Vec::new();
-        for i in 0..12 {
-            // The sixth writes the fifth's id again.
-            let id = if i == 5 {
-                "104".into()
-            } else {
-                (100 + i).to_string()
-            };
-            let job = transaction(
-                "request.probe",
-                &format!("write {i}"),
-                "postgres",
-                &id,
-                WRITE,
-            );
-            answers.push(queue(&batches, Access::ReadWrite, job));
-        }
-        for (i, answer) in answers.into_iter().enumerate() {
-            let seen = seen(answer.await.unwrap());
-            if i == 5 {
-                assert_eq!(seen, Err("23505".to_owned()), "write {i}");
-            } else {
-                assert_eq!(
-                    seen,
-                    Ok((Some(format!("write {i}")), "postgres".into(), 10)),
-                    "write {i}"
+    with_warm_batches_after(
+        WRITES_TABLE,
+        false,
+        WRITE,
+        "postgres",
+        |batches, app| async move {
+            let before = batches.sent();
+            let mut answers = Vec::new();
+            for i in 0..12 {
+                // The sixth writes the fifth's id again.
+                let id = if i == 5 {
+                    "104".into()
+                } else {
+                    (100 + i).to_string()
+                };
+                let job = transaction(
+                    "request.probe",
+                    &format!("write {i}"),
+                    "postgres",
+                    &id,
+                    WRITE,
                 );
+                answers.push(queue(&batches, Access::ReadWrite, job));
             }
-        }
-        let (sent, transactions) = batches.sent();
-        assert_eq!(transactions - before.1, 12);
-        assert_eq!(MAX_BATCH_WITH_WRITES, 2);
-        assert!(sent - before.0 >= 6, "{} batches", sent - before.0);
+            for (i, answer) in answers.into_iter().enumerate() {
+                let seen = seen(answer.await.unwrap());
+                if i == 5 {
+                    assert_eq!(seen, Err("23505".to_owned()), "write {i}");
+                } else {
+                    assert_eq!(
+                        seen,
+                        Ok((Some(format!("write {i}")), "postgres".into(), 10)),
+                        "write {i}"
+                    );
+                }
+            }
+            let (sent, transactions) = batches.sent();
+            assert_eq!(transactions - before.1, 12);
+            assert_eq!(MAX_BATCH_WITH_WRITES, 2);
+            assert!(sent - before.0 >= 6, "{} batches", sent - before.0);
 
-        let mut expected = vec![(1, "warm".to_owned())];
-        expected.extend(
-            (0..12)
-                .filter(|&i| i != 5)
-                .map(|i| (100 + i, format!("write {i}"))),
-        );
-        let rows = id_text_rows(
-            &app,
-            "SELECT id, note FROM public.batched_writes ORDER BY id",
-        );
-        assert_eq!(rows.await, expected);
-    })
+            let mut expected = vec![(1, "warm".to_owned())];
+            expected.extend(
+                (0..12)
+                    .filter(|&i| i != 5)
+                    .map(|i| (100 + i, format!("write {i}"))),
+            );
+            let rows = id_text_rows(
+                &app,
+                "SELECT id, note FROM public.batched_writes ORDER BY id",
+            );
+            assert_eq!(rows.await, expected);
+        },
+    )
     .await;
+}
+
+/// A write into the batched-writes table of the row `$1`, whose `note` is how the
+/// transaction commits (its `synchronous_commit`); the three columns of [`PROBE`] come back,
+/// and the end of the WAL once the row is written.
+const WRITE_COMMIT: &str = "INSERT INTO public.batched_writes (id, note) \
+    VALUES ($1::int, current_setting('synchronous_commit')) \
+    RETURNING current_setting('request.probe', true), current_user::text, 10, \
+      pg_current_wal_insert_lsn()::text";
+
+/// A write of the row `id` by `statement`, as `postgres`, its probe `write {id}`.
+fn write_row(statement: &str, id: i32) -> Vec<OwnedQuery> {
+    let probe = format!("write {id}");
+    transaction(
+        "request.probe",
+        &probe,
+        "postgres",
+        &id.to_string(),
+        statement,
+    )
+}
+
+/// Twelve writes queued at once on one connection, with group commit on: they leave in two
+/// batches (eight, then four), and every write in them commits without waiting for its own
+/// WAL flush, the batch's flush doing that for all of them before any is answered (when
+/// they are answered, the WAL is flushed past each); the one that breaks the primary key
+/// fails alone. A write sent alone commits as the session says.
+#[tokio::test]
+async fn writes_sent_together_commit_early_and_fail_alone() {
+    with_warm_batches_after(
+        WRITES_TABLE,
+        true,
+        WRITE_COMMIT,
+        "postgres",
+        |batches, app| async move {
+            let write = |id| write_row(WRITE_COMMIT, id);
+            let before = batches.sent();
+            let mut answers = Vec::new();
+            for i in 0..12 {
+                // The sixth writes the fifth's id again.
+                let id = if i == 5 { 104 } else { 100 + i };
+                answers.push((id, queue(&batches, Access::ReadWrite, write(id))));
+            }
+            let mut written = Vec::new();
+            for (i, (id, answer)) in answers.into_iter().enumerate() {
+                let reply = answer.await.unwrap();
+                if let Ok(Ok(rows)) = &reply {
+                    written.push(rows.last().unwrap()[0].get::<String>(3));
+                }
+                let seen = seen(reply);
+                if i == 5 {
+                    assert_eq!(seen, Err("23505".to_owned()), "write {i}");
+                } else {
+                    assert_eq!(
+                        seen,
+                        Ok((Some(format!("write {id}")), "postgres".into(), 10)),
+                        "write {i}"
+                    );
+                }
+            }
+            let flushed = "SELECT bool_and(pg_current_wal_flush_lsn() >= lsn::pg_lsn)::text, \
+                 count(*)::int FROM unnest($1::text[]) lsn";
+            let row = app
+                .admin()
+                .await
+                .query_one(flushed, &[&written])
+                .await
+                .unwrap();
+            let (all_flushed, count): (String, i32) = (row.get(0), row.get(1));
+            assert_eq!((all_flushed.as_str(), count), ("true", 11));
+            let after = batches.sent();
+            assert_eq!((after.0 - before.0, after.1 - before.1), (2, 12));
+
+            let alone = batches.run(Access::ReadWrite, write(300)).await;
+            assert_eq!(
+                seen(alone),
+                Ok((Some("write 300".into()), "postgres".into(), 10))
+            );
+
+            let mut expected: Vec<(i32, String)> = (0..12)
+                .filter(|&i| i != 5)
+                .map(|i| (100 + i, "off".to_owned()))
+                .collect();
+            expected.push((300, "on".to_owned()));
+            let rows = id_text_rows(
+                &app,
+                "SELECT id, note FROM public.batched_writes WHERE id >= 100 ORDER BY id",
+            );
+            assert_eq!(rows.await, expected);
+        },
+    )
+    .await;
+}
+
+/// With group commit off, writes sent together each wait for their own flush.
+#[tokio::test]
+async fn without_group_commit_writes_sent_together_commit_as_the_session_says() {
+    with_warm_batches_after(
+        WRITES_TABLE,
+        false,
+        WRITE_COMMIT,
+        "postgres",
+        |batches, app| async move {
+            let before = batches.sent();
+            let answers: Vec<_> = (100..104)
+                .map(|id| queue(&batches, Access::ReadWrite, write_row(WRITE_COMMIT, id)))
+                .collect();
+            for answer in answers {
+                assert!(seen(answer.await.unwrap()).is_ok());
+            }
+            let after = batches.sent();
+            assert_eq!((after.0 - before.0, after.1 - before.1), (2, 4));
+            let rows = id_text_rows(
+                &app,
+                "SELECT id, note FROM public.batched_writes WHERE id >= 100 ORDER BY id",
+            );
+            let expected: Vec<_> = (100..104).map(|id| (id, "on".to_owned())).collect();
+            assert_eq!(rows.await, expected);
+        },
+    )
+    .await;
+}
+
+/// A group-committed batch whose connection the server ends before its flush: the writes
+/// that committed early are not known to be durable, so none is answered as a success
+/// (each gets the connection's failure, a client's 503 PGRST001), and the next write gets
+/// a new connection.
+#[tokio::test]
+async fn a_grouped_batch_whose_flush_fails_answers_no_write_as_committed() {
+    // Ends its own backend when `$1` is negative.
+    const WRITE_MAY_END: &str = "INSERT INTO public.batched_writes (id, note) \
+        VALUES ($1::int, current_setting('request.probe', true)) \
+        RETURNING note, current_user::text, \
+        CASE WHEN $1::int < 0 THEN pg_terminate_backend(pg_backend_pid())::int ELSE 10 END";
+    with_warm_batches_after(
+        WRITES_TABLE,
+        true,
+        WRITE_MAY_END,
+        "postgres",
+        |batches, _app| async move {
+            let write = |id| write_row(WRITE_MAY_END, id);
+            let before = batches.sent();
+            let answers: Vec<_> = [200, 201, -1]
+                .into_iter()
+                .map(|id| queue(&batches, Access::ReadWrite, write(id)))
+                .collect();
+            for (i, answer) in answers.into_iter().enumerate() {
+                let outcome = answer.await.unwrap().expect("a connection");
+                let error = outcome.expect_err("not answered as committed");
+                assert!(error.server().is_none(), "{i}: {error}");
+            }
+            let after = batches.sent();
+            assert_eq!(
+                (after.0 - before.0, after.1 - before.1),
+                (1, 3),
+                "one batch"
+            );
+
+            let next = batches.run(Access::ReadWrite, write(202)).await;
+            assert_eq!(
+                seen(next),
+                Ok((Some("write 202".into()), "postgres".into(), 10))
+            );
+        },
+    )
+    .await;
+}
+
+/// The flush a grouped batch ends with is pinned: when a connection's statement cache fills
+/// and starts over (closing every statement it prepared in passing), the flush stays
+/// prepared, so it can still follow any transaction in a batch.
+#[tokio::test]
+async fn the_flush_outlives_the_statement_cache_starting_over() {
+    let app = spawn_app().await;
+    let config: tokio_postgres::Config = app.database_url.parse().unwrap();
+    let mut connection = wire::Connection::connect(&config, &[]).await.unwrap();
+    connection
+        .pipeline(&[Query::new(FLUSH, &[])])
+        .await
+        .unwrap();
+    assert!(connection.pin(FLUSH));
+    connection
+        .pipeline(&[Query::new("SELECT 0 AS first", &[])])
+        .await
+        .unwrap();
+    // More distinct statements than the cache keeps (1 000).
+    for n in 1..=1_000 {
+        let sql = format!("SELECT {n} AS n");
+        connection.pipeline(&[Query::new(&sql, &[])]).await.unwrap();
+    }
+    assert!(
+        !connection.is_prepared("SELECT 0 AS first"),
+        "the cache started over"
+    );
+    assert!(connection.is_pinned(FLUSH));
+    let outcomes = connection
+        .pipelines(&[
+            vec![Query::new("SELECT 1000 AS n", &[])],
+            vec![Query::new(FLUSH, &[])],
+        ])
+        .await;
+    assert_eq!(outcomes.len(), 2);
+    for outcome in outcomes {
+        assert_eq!(outcome.unwrap().len(), 1);
+    }
 }
 
 /// A read queued right after a write leaves in the same batch and sees the write's row: the
@@ -290,6 +515,7 @@ async fn a_read_batched_after_a_write_sees_its_committed_row() {
         10 * (SELECT count(*)::int FROM public.batched_writes WHERE id = $1::int)";
     with_warm_batches_after(
         WRITES_TABLE,
+        true,
         WRITE,
         "postgres",
         |batches, _app| async move {
@@ -441,6 +667,38 @@ async fn concurrent_inserts_through_the_gateway_each_commit_as_their_own_user() 
         "SELECT id, owner::text FROM public.owned_notes WHERE id > 0 ORDER BY id",
     );
     assert_eq!(rows.await, expected);
+}
+
+/// A database where the gateway's flush cannot run (here `authenticator` may not set its
+/// sequence): group commit turns itself off, so that writes sent together, each waiting for
+/// its own flush, are all answered 201 and kept, rather than failed for want of a flush.
+#[tokio::test]
+async fn where_the_flush_cannot_run_writes_sent_together_still_commit() {
+    let app = app_with_views(
+        &[("DB_POOL_SIZE", "2")],
+        "REVOKE UPDATE ON SEQUENCE cielo.group_commit_flush FROM authenticator; \
+         CREATE TABLE public.unflushed (id int PRIMARY KEY); \
+         GRANT SELECT, INSERT ON public.unflushed TO anon;",
+        "/unflushed",
+    )
+    .await;
+    let mut requests = tokio::task::JoinSet::new();
+    for id in 0..40 {
+        let request = app
+            .rest(Method::POST, "/unflushed")
+            .json(&json!({ "id": id }));
+        requests.spawn(async move { request.send().await.unwrap().status().as_u16() });
+    }
+    while let Some(status) = requests.join_next().await {
+        assert_eq!(status.unwrap(), 201);
+    }
+    let count = app
+        .admin()
+        .await
+        .query_one("SELECT count(*)::int FROM public.unflushed", &[])
+        .await
+        .unwrap();
+    assert_eq!(count.get::<_, i32>(0), 40);
 }
 
 /// Attack case "pool exhaustion", for reads: while every connection is busy with slow reads,

@@ -1217,6 +1217,82 @@ describe('response GUCs and Preference-Applied', () => {
   })
 })
 
+describe('group commit (DB_GROUP_COMMIT)', () => {
+  // A table of its own in each gateway's database; every row says how its transaction
+  // committed (this cluster commits synchronously unless told otherwise).
+  const table = `CREATE TABLE group_commits (
+      id int PRIMARY KEY CHECK (id >= 0),
+      commit_mode text NOT NULL DEFAULT current_setting('synchronous_commit'));
+    GRANT SELECT, INSERT ON group_commits TO anon;`
+
+  /**
+   * Forty supabase-js inserts sent at once to `target` (one connection per HTTP worker, so
+   * they leave together): two share an id and one breaks a check; the second of the two and
+   * the third each fail alone with PostgREST's answer while every other insert gets its 201.
+   * Returns the stored rows' commit modes.
+   */
+  async function insertsAtOnce(target) {
+    await target.admin((client) => client.query(table))
+    await waitForTable(target, 'group_commits')
+    const client = anonClient(target)
+    const ids = Array.from({ length: 40 }, (_, n) => (n === 7 ? 6 : n === 9 ? -1 : n))
+    const results = await Promise.all(ids.map((id) => client.from('group_commits').insert({ id })))
+    const stored = new Set()
+    // Whichever of the two inserts of id 6 comes second fails.
+    const second = results[6].status === 409 ? 6 : 7
+    results.forEach((result, n) => {
+      if (n === second) {
+        assertError(
+          result,
+          {
+            code: '23505',
+            details: 'Key (id)=(6) already exists.',
+            hint: null,
+            message: 'duplicate key value violates unique constraint "group_commits_pkey"',
+          },
+          409,
+        )
+      } else if (n === 9) {
+        assert.equal(result.status, 400, JSON.stringify(result.error))
+        assert.equal(result.error.code, '23514')
+      } else {
+        assertOk(result, null, { status: 201 })
+        stored.add(ids[n])
+      }
+    })
+    const modes = await target.admin((admin) =>
+      admin.query('SELECT id, commit_mode FROM group_commits ORDER BY id'),
+    )
+    assert.deepEqual(
+      modes.rows.map((row) => row.id),
+      [...stored].sort((a, b) => a - b),
+    )
+    return modes.rows.map((row) => row.commit_mode)
+  }
+
+  test('writes sent together: each answered as if alone, most committed early', async () => {
+    const grouped = await spawnFixtureGateway({ DB_POOL_SIZE: '2' })
+    try {
+      const modes = await insertsAtOnce(grouped)
+      const early = modes.filter((mode) => mode === 'off').length
+      assert.ok(early >= 20, `${early} of ${modes.length} committed early`)
+      assert.deepEqual(modes.filter((mode) => mode !== 'on' && mode !== 'off'), [])
+    } finally {
+      await grouped.stop()
+    }
+  })
+
+  test('DB_GROUP_COMMIT=false: writes sent together each wait for their own flush', async () => {
+    const flushEach = await spawnFixtureGateway({ DB_POOL_SIZE: '2', DB_GROUP_COMMIT: 'false' })
+    try {
+      const modes = await insertsAtOnce(flushEach)
+      assert.deepEqual(new Set(modes), new Set(['on']))
+    } finally {
+      await flushEach.stop()
+    }
+  })
+})
+
 describe('gateway limits and hooks', () => {
   test('bodies over REST_MAX_BODY_SIZE get 413', async () => {
     const other = await spawnFixtureGateway({ REST_MAX_BODY_SIZE: '1024' })
