@@ -34,6 +34,9 @@
 # trivial policies, fsync and synchronous_commit on) at BENCH_WRITE_CONNECTIONS:
 #
 #   gw_insert        POST /rest/v1/bench_writes, one row, Prefer: return=minimal
+#   gw_insert_flush_each  the same request to a second gateway on the same cluster with
+#                        DB_GROUP_COMMIT=false: writes sent together each wait for their own
+#                        WAL flush (what group commit brings, against gw_insert)
 #   gw_insert_rep    the same with Prefer: return=representation
 #   gw_bulk100       POST /rest/v1/bench_writes, a 100-row array, return=minimal
 #   gw_upsert        POST /rest/v1/bench_counters?on_conflict=id, resolution=merge-duplicates
@@ -108,7 +111,7 @@ BENCH_PGBENCH_SCALE=${BENCH_PGBENCH_SCALE:-1}
 BENCH_POCKETBASE=${BENCH_POCKETBASE:-1}
 BENCH_POCKETBASE_VERSION=${BENCH_POCKETBASE_VERSION:-0.40.6}
 READ_SCENARIOS="gw_single pg_tx pg_tx_pipelined pg_read_nosettings relay_single actix_single pg_select pb_single gw_filtered pb_filtered gw_1000"
-WRITE_SCENARIOS="gw_insert pg_insert pg_insert_simple pg_insert_pipelined pg_insert_nosettings relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
+WRITE_SCENARIOS="gw_insert gw_insert_flush_each pg_insert pg_insert_simple pg_insert_pipelined pg_insert_nosettings relay_insert actix_insert pb_create gw_insert_rep gw_bulk100 gw_upsert gw_update"
 ALL_SCENARIOS="$READ_SCENARIOS $WRITE_SCENARIOS"
 BENCH_WRITE_CONNECTIONS=${BENCH_WRITE_CONNECTIONS:-1 32}
 BENCH_SCENARIOS=${BENCH_SCENARIOS:-$ALL_SCENARIOS}
@@ -123,6 +126,7 @@ die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
 
 WORK=""
 GW_PID=""
+GW_FLUSH_EACH_PID=""
 RELAY_PID=""
 ACTIX_RELAY_PID=""
 PB_PID=""
@@ -152,12 +156,13 @@ cleanup() {
   stop_pid "$PB_PID" TERM 10
   stop_pid "$RELAY_PID" TERM 5
   stop_pid "$ACTIX_RELAY_PID" TERM 5
+  stop_pid "$GW_FLUSH_EACH_PID" INT 30
   # SIGINT: the gateway stops at once and takes its PostgreSQL cluster down with it.
   stop_pid "$GW_PID" INT 30
   if [[ -n $WORK && -d $WORK ]]; then
     if [[ $status != 0 ]]; then
       log "failed (exit $status); last lines of the logs:"
-      for f in "$WORK/gateway.log" "$WORK/relay.log" "$WORK/relay_actix.log" "$WORK/pocketbase.log"; do
+      for f in "$WORK/gateway.log" "$WORK/gateway_flush_each.log" "$WORK/relay.log" "$WORK/relay_actix.log" "$WORK/pocketbase.log"; do
         [[ -f $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
       done
     fi
@@ -628,6 +633,9 @@ SCENARIOS = {
                     "&skipTotal=1&expand=category&fields=id,title,amount,expand.category.name"),
     "gw_insert": ("Gateway: single-row insert, return=minimal (RLS on, trivial policy)",
                   "POST /rest/v1/bench_writes {owner,title,amount}; Prefer: return=minimal"),
+    "gw_insert_flush_each": ("Gateway with DB_GROUP_COMMIT=false (a second one, on the same cluster): "
+                             "gw_insert with every write waiting for its own WAL flush",
+                             "POST /rest/v1/bench_writes {owner,title,amount}; Prefer: return=minimal"),
     "gw_insert_rep": ("Gateway: single-row insert, return=representation",
                       "POST /rest/v1/bench_writes {owner,title,amount}; Prefer: return=representation"),
     "gw_bulk100": ("Gateway: 100-row bulk insert, return=minimal (req/s; rows/s = 100×)",
@@ -778,6 +786,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         ("gw_filtered / pb_filtered", "gw_filtered", "pb_filtered", None),
         ("gw_insert / pg_insert", "gw_insert", "pg_insert", 0.5),
         ("gw_insert / pb_create", "gw_insert", "pb_create", 1.5),
+        ("gw_insert_flush_each / pg_insert", "gw_insert_flush_each", "pg_insert", None),
+        ("gw_insert / gw_insert_flush_each", "gw_insert", "gw_insert_flush_each", None),
         ("gw_insert / pg_insert_pipelined", "gw_insert", "pg_insert_pipelined", None),
         ("gw_insert / pg_insert_simple", "gw_insert", "pg_insert_simple", None),
         ("pg_insert_simple / pg_insert", "pg_insert_simple", "pg_insert", None),
@@ -962,7 +972,8 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
         unit = " ms" if "p99" in t["name"] else "×"
         lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
                      f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_single / pg_tx_pipelined", "gw_single / pg_select",
+    for name in ("gw_insert_flush_each / pg_insert", "gw_insert / gw_insert_flush_each",
+                 "gw_single / pg_tx_pipelined", "gw_single / pg_select",
                  "pg_tx_pipelined / pg_read_nosettings", "pg_tx_pipelined / pb_single",
                  "relay_single / pb_single", "gw_single / relay_single",
                  "actix_single / pb_single", "actix_single / relay_single", "gw_single / actix_single",
@@ -1121,6 +1132,7 @@ GW_1000='/rest/v1/bench_items?select=*&limit=1000'
 WRITE_ROW='{"owner":"8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21","title":"bench","amount":{amount}}'
 declare -A WRITE_REQUEST=(
   [gw_insert]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
+  [gw_insert_flush_each]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=minimal"
   [gw_insert_rep]="POST|/rest/v1/bench_writes|$WRITE_ROW|return=representation"
   [gw_bulk100]="POST|/rest/v1/bench_writes|@bulk100|return=minimal"
   [gw_upsert]='POST|/rest/v1/bench_counters?on_conflict=id|{"id":{id},"title":"upserted","amount":{amount}}|resolution=merge-duplicates,return=minimal'
@@ -1226,6 +1238,28 @@ start_relay RELAY_PID minimal "$RELAY_PORT" "$WORK/relay.log"
 # The same relay behind bare actix-web.
 start_relay ACTIX_RELAY_PID actix "$ACTIX_RELAY_PORT" "$WORK/relay_actix.log"
 
+# --- the gateway without group commit, on the same cluster ------------------------------------
+
+# A second gateway over the first one's cluster (DATABASE_URL, through the same Unix socket),
+# with the same keys, whose writes sent together each wait for their own WAL flush.
+read -r FLUSH_EACH_PORT < <(python3 "$HELPER" free-ports 1)
+GW_FLUSH_EACH=http://127.0.0.1:$FLUSH_EACH_PORT
+log "starting a second gateway with DB_GROUP_COMMIT=false on 127.0.0.1:$FLUSH_EACH_PORT"
+mkdir -p "$WORK/gw_flush_each"
+# (env takes the last of several values of a name.)
+(cd "$WORK/gw_flush_each" && exec setsid "${gateway_env[@]}" "DATA_DIR=$WORK/gw_flush_each/data" \
+  "API_PORT=$FLUSH_EACH_PORT" "API_EXTERNAL_URL=$GW_FLUSH_EACH" "DATABASE_URL=$PGBENCH_DB_URL" \
+  "JWT_SECRET=$(status_value JWT_SECRET)" "DB_GROUP_COMMIT=false" "$CIELO" serve) >"$WORK/gateway_flush_each.log" 2>&1 &
+GW_FLUSH_EACH_PID=$!
+for ((i = 0; ; i++)); do
+  kill -0 "$GW_FLUSH_EACH_PID" 2>/dev/null || die "the second gateway exited during start-up"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H "apikey: $ANON_KEY" -H 'Content-Type: application/json' \
+    -H 'Prefer: return=minimal' -d "${WRITE_ROW/\{amount\}/5000}" "$GW_FLUSH_EACH/rest/v1/bench_writes" || true)
+  [[ $code == 201 ]] && break
+  ((i < 1200)) || die "the second gateway did not insert in 120 s (last answer $code)"
+  sleep 0.1
+done
+
 # --- PocketBase -------------------------------------------------------------------------------
 
 PB=http://127.0.0.1:$PB_PORT
@@ -1323,8 +1357,8 @@ end
 LUA
 
 cpu_groups() { # load generator pid → JSON of process groups to sample
-  printf '{"gateway":{"pid":%s},"relay":{"pids":[%s,%s]},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
-    "$GW_PID" "${RELAY_PID:-0}" "${ACTIX_RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
+  printf '{"gateway":{"pids":[%s,%s]},"relay":{"pids":[%s,%s]},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
+    "$GW_PID" "${GW_FLUSH_EACH_PID:-0}" "${RELAY_PID:-0}" "${ACTIX_RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
 }
 
 run_one() { # scenario connections seconds round(0 = warm-up, not recorded)
@@ -1368,12 +1402,13 @@ run_attempt() { # scenario connections seconds round
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
         -- GET "$path" "" "$BENCH_ROWS" "${header[@]}")
       ;;
-    gw_insert | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | actix_insert | pb_create)
+    gw_insert | gw_insert_flush_each | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | actix_insert | pb_create)
       kind=wrk
       local method body prefer base=$GW header=("apikey: $ANON_KEY" "Content-Type: application/json")
       IFS='|' read -r method path body prefer <<<"${WRITE_REQUEST[$scenario]}"
       if [[ $scenario == pb_* ]]; then base=$PB header=("Content-Type: application/json"); fi
       if [[ $scenario == relay_* ]]; then base=$RELAY_URL; fi
+      if [[ $scenario == gw_insert_flush_each ]]; then base=$GW_FLUSH_EACH; fi
       if [[ $scenario == actix_* ]]; then base=$ACTIX_RELAY_URL; fi
       [[ -n $prefer ]] && header+=("Prefer: $prefer")
       cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
@@ -1471,7 +1506,9 @@ json.dump({
     "connections": "$BENCH_CONNECTIONS", "threads": int("$BENCH_THREADS"), "rows": int("$BENCH_ROWS"),
     "servers": "each in its own session (setsid), the load generators in the harness's; "
                "kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown)",
-    "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set)"
+    "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set, DB_GROUP_COMMIT "
+               "true); gw_insert_flush_each: a second one with DB_GROUP_COMMIT=false over the same cluster "
+               "(DATABASE_URL through the same Unix socket)"
                + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
     "postgresql settings": "$pg_settings",
     "pgbench": "-M prepared (pg_insert_simple: -M simple), -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
