@@ -1241,24 +1241,35 @@ start_relay ACTIX_RELAY_PID actix "$ACTIX_RELAY_PORT" "$WORK/relay_actix.log"
 # --- the gateway without group commit, on the same cluster ------------------------------------
 
 # A second gateway over the first one's cluster (DATABASE_URL, through the same Unix socket),
-# with the same keys, whose writes sent together each wait for their own WAL flush.
+# with the same keys, whose writes sent together each wait for their own WAL flush. It runs
+# only during its own runs: its connections, idle, would leave pgbench's 64 clients too few of
+# the cluster's 100.
 read -r FLUSH_EACH_PORT < <(python3 "$HELPER" free-ports 1)
 GW_FLUSH_EACH=http://127.0.0.1:$FLUSH_EACH_PORT
-log "starting a second gateway with DB_GROUP_COMMIT=false on 127.0.0.1:$FLUSH_EACH_PORT"
 mkdir -p "$WORK/gw_flush_each"
-# (env takes the last of several values of a name.)
-(cd "$WORK/gw_flush_each" && exec setsid "${gateway_env[@]}" "DATA_DIR=$WORK/gw_flush_each/data" \
-  "API_PORT=$FLUSH_EACH_PORT" "API_EXTERNAL_URL=$GW_FLUSH_EACH" "DATABASE_URL=$PGBENCH_DB_URL" \
-  "JWT_SECRET=$(status_value JWT_SECRET)" "DB_GROUP_COMMIT=false" "$CIELO" serve) >"$WORK/gateway_flush_each.log" 2>&1 &
-GW_FLUSH_EACH_PID=$!
-for ((i = 0; ; i++)); do
-  kill -0 "$GW_FLUSH_EACH_PID" 2>/dev/null || die "the second gateway exited during start-up"
-  code=$(curl -s -o /dev/null -w '%{http_code}' -H "apikey: $ANON_KEY" -H 'Content-Type: application/json' \
-    -H 'Prefer: return=minimal' -d "${WRITE_ROW/\{amount\}/5000}" "$GW_FLUSH_EACH/rest/v1/bench_writes" || true)
-  [[ $code == 201 ]] && break
-  ((i < 1200)) || die "the second gateway did not insert in 120 s (last answer $code)"
-  sleep 0.1
-done
+start_flush_each() { # → started, and answering an insert with 201
+  local code i
+  # (env takes the last of several values of a name.)
+  (cd "$WORK/gw_flush_each" && exec setsid "${gateway_env[@]}" "DATA_DIR=$WORK/gw_flush_each/data" \
+    "API_PORT=$FLUSH_EACH_PORT" "API_EXTERNAL_URL=$GW_FLUSH_EACH" "DATABASE_URL=$PGBENCH_DB_URL" \
+    "JWT_SECRET=$(status_value JWT_SECRET)" "DB_GROUP_COMMIT=false" "$CIELO" serve) >>"$WORK/gateway_flush_each.log" 2>&1 &
+  GW_FLUSH_EACH_PID=$!
+  for ((i = 0; ; i++)); do
+    kill -0 "$GW_FLUSH_EACH_PID" 2>/dev/null || die "the second gateway exited during start-up"
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "apikey: $ANON_KEY" -H 'Content-Type: application/json' \
+      -H 'Prefer: return=minimal' -d "${WRITE_ROW/\{amount\}/5000}" "$GW_FLUSH_EACH/rest/v1/bench_writes" || true)
+    [[ $code == 201 ]] && break
+    ((i < 1200)) || die "the second gateway did not insert in 120 s (last answer $code)"
+    sleep 0.1
+  done
+}
+stop_flush_each() {
+  stop_pid "$GW_FLUSH_EACH_PID" INT 30
+  GW_FLUSH_EACH_PID=""
+}
+log "checking a second gateway with DB_GROUP_COMMIT=false on 127.0.0.1:$FLUSH_EACH_PORT"
+start_flush_each
+stop_flush_each
 
 # --- PocketBase -------------------------------------------------------------------------------
 
@@ -1448,6 +1459,7 @@ run_attempt() { # scenario connections seconds round
       ;;
     *) die "unknown scenario $scenario" ;;
   esac
+  [[ $scenario == gw_insert_flush_each ]] && start_flush_each
   local started
   started=$(date +%s.%N)
   "${cmd[@]}" >"$out" 2>&1 &
@@ -1463,6 +1475,7 @@ run_attempt() { # scenario connections seconds round
     wait "$SAMPLER_PID" || true
     SAMPLER_PID=""
   fi
+  [[ $scenario == gw_insert_flush_each ]] && stop_flush_each
   if [[ $status != 0 ]]; then
     cat "$out" >&2
     die "$scenario at $conns connections failed (exit $status)"
@@ -1508,7 +1521,7 @@ json.dump({
                "kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo unknown)",
     "gateway": "release build, embedded PostgreSQL, defaults (DB_POOL_SIZE 10 unless set, DB_GROUP_COMMIT "
                "true); gw_insert_flush_each: a second one with DB_GROUP_COMMIT=false over the same cluster "
-               "(DATABASE_URL through the same Unix socket)"
+               "(DATABASE_URL through the same Unix socket), started for each of its runs and stopped after"
                + ("; extra env: ${BENCH_GATEWAY_ENV:-}" if "${BENCH_GATEWAY_ENV:-}" else ""),
     "postgresql settings": "$pg_settings",
     "pgbench": "-M prepared (pg_insert_simple: -M simple), -j min(threads, connections), over $PGBENCH_TRANSPORT; -S on a scale-$BENCH_PGBENCH_SCALE "
