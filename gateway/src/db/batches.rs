@@ -24,8 +24,8 @@
 //! whose commit waits, as the session's `synchronous_commit` says, until the WAL is flushed
 //! past it, and so past every commit before it. Nobody in the batch is answered before that
 //! flush: every write a client is told about is as durable as if it had waited for its own
-//! flush, and a flush that fails fails every answer of the batch (the connection's error, a
-//! client's 503). The one difference from waiting write by write: for the instant between a
+//! flush, and a flush that fails after a write of the batch committed fails every answer of
+//! the batch (the connection's error, a client's 503). The one difference from waiting write by write: for the instant between a
 //! write's commit and the flush (well under a millisecond), another session may already
 //! read its rows; were PostgreSQL to crash in that instant, such a write, never
 //! acknowledged, would be gone although someone read it (InnoDB commits the same way:
