@@ -9,7 +9,7 @@
 CREATE SEQUENCE cielo.group_commit_flush;
 COMMENT ON SEQUENCE cielo.group_commit_flush IS
   'Set by the gateway to end a group-committed batch of writes with a WAL flush.';
--- Only authenticator itself: the API roles it switches into get nothing here (it is
--- NOINHERIT, and they are its members' roles, not it).
+-- Only authenticator itself: the API roles it switches into (anon, authenticated,
+-- service_role) are not its members, so requests running as them get nothing here.
 GRANT USAGE ON SCHEMA cielo TO authenticator;
 GRANT UPDATE ON SEQUENCE cielo.group_commit_flush TO authenticator;
