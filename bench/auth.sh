@@ -7,7 +7,7 @@
 #                database work (bench/results: refresh.pgbench), and their p99 ≤ 25 ms
 #
 # One release gateway on a private embedded cluster (loopback, free ports), the load from
-# gateway/examples/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
+# bench/src/bin/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
 # with the same connection count. Results: bench/results/auth-latest.{json,md}.
 #
 # Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_KEEP_WORKDIR=1.
@@ -26,7 +26,7 @@ log() { printf '[bench-auth] %s\n' "$*" >&2; }
 
 cd "$ROOT"
 log "building the release gateway and the load generator"
-cargo build --release --locked --bin cielo --example auth_bench >&2
+cargo build --release --locked -p cielo-gateway -p cielo-bench --bins >&2
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 WORK=$(mktemp -d /tmp/cielo-auth-bench.XXXXXX)
@@ -76,7 +76,7 @@ log "gateway load: $CONNECTIONS connections, ${SECONDS_PER_RUN}s per run"
 BENCH_URL="http://127.0.0.1:$API_PORT" BENCH_ANON_KEY=$(value ANON_KEY) \
   BENCH_SERVICE_KEY=$(value SERVICE_ROLE_KEY) BENCH_SECONDS="$SECONDS_PER_RUN" \
   BENCH_CONNECTIONS="$CONNECTIONS" BENCH_OUT="$WORK" \
-  "$TARGET_DIR/release/examples/auth_bench" >/dev/null
+  "$TARGET_DIR/release/auth_bench" >/dev/null
 
 log "pgbench: the database work of a refresh grant"
 psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'

@@ -19,7 +19,7 @@
 #                        with a single Sync (an implicit transaction)
 #   pg_read_nosettings  the captured select alone, pipelined, as a login role that is a member
 #                        of anon (RLS applies): with pg_tx_pipelined, what the settings cost
-#   relay_single     the same request to bench_relay (gateway/examples/bench_relay.rs): an HTTP
+#   relay_single     the same request to bench_relay (bench/src/bin/bench_relay.rs): an HTTP
 #                        front that only sends the captured statements and returns the body,
 #                        the limit for any gateway sending this SQL over HTTP one request per
 #                        write (the gateway sends reads up to eight, and writes up to two,
@@ -244,9 +244,9 @@ fi
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 [[ $TARGET_DIR == /* ]] || TARGET_DIR=$ROOT/$TARGET_DIR
 log "building the release gateway and bench_relay"
-(cd "$ROOT" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --quiet --release --bin cielo --example bench_relay)
+(cd "$ROOT" && CARGO_TARGET_DIR=$TARGET_DIR cargo build --quiet --release -p cielo-gateway -p cielo-bench --bins)
 CIELO=$TARGET_DIR/release/cielo
-RELAY=$TARGET_DIR/release/examples/bench_relay
+RELAY=$TARGET_DIR/release/bench_relay
 [[ -x $CIELO ]] || die "no gateway binary at $CIELO"
 [[ -x $RELAY ]] || die "no bench_relay binary at $RELAY"
 
@@ -947,7 +947,7 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                   "these statements could reach.")
         md.append("\n## bench_relay\n")
         md.append("`relay_single` and `relay_insert` send the same captured statements through "
-                  "`gateway/examples/bench_relay.rs`: an HTTP/1.1 front with the gateway's worker layout "
+                  "`bench/src/bin/bench_relay.rs`: an HTTP/1.1 front with the gateway's worker layout "
                   "(one single-threaded runtime per core with the gateway's per-worker pool, one pipeline and one Sync per "
                   "request) that does nothing else — no routing, grammar, key or JWT check, planning or "
                   "logging. `relay_single / pb_single` and `relay_insert / pb_create` are the highest "
