@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench-auth`: auth/v1 against its targets (issue 5), on this machine:
+# `make bench-auth`: auth/v1 against its targets, on this machine:
 #
 #   sign-ins     password sign-ins/s ≥ 0.95 × raw bcrypt cost-10 verifications/s (all cores)
 #   storm        REST p99 while 32 sign-ins and 32 REST connections run ≤ 2 × REST p99 alone
@@ -10,8 +10,17 @@
 # bench/src/bin/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
 # with the same connection count. Results: bench/results/auth-latest.{json,md}.
 #
-# Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_KEEP_WORKDIR=1.
+# The SQL is in bench/sql/auth-*.sql, the report in the harness (`python3 -m cielo_bench
+# auth-report`, bench/cielo_bench/auth.py).
+#
+# Usage: bench/auth.sh [--help]. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
+# BENCH_RESULTS_DIR (bench/results), BENCH_KEEP_WORKDIR=1.
 set -euo pipefail
+
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set -euo pipefail$/{/^set /d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+  exit 0
+fi
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/pg-socket.sh
@@ -64,12 +73,7 @@ STATUS=$(cd "$WORK" && "${GATEWAY_ENV[@]}" "$TARGET_DIR/release/cielo" status -o
 value() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" <<<"$STATUS"; }
 DB_URL=$(value DB_URL)
 
-psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE public.bench_notes (id int PRIMARY KEY, body text NOT NULL);
-INSERT INTO public.bench_notes SELECT n, 'nota ' || n FROM generate_series(1, 100) n;
-GRANT SELECT ON public.bench_notes TO anon, authenticated;
-NOTIFY pgrst, 'reload schema';
-SQL
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/auth-notes.sql"
 sleep 1
 
 log "gateway load: $CONNECTIONS connections, ${SECONDS_PER_RUN}s per run"
@@ -79,12 +83,7 @@ BENCH_URL="http://127.0.0.1:$API_PORT" BENCH_ANON_KEY=$(value ANON_KEY) \
   "$TARGET_DIR/release/auth_bench" >/dev/null
 
 log "pgbench: the database work of a refresh grant"
-psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE cielo_bench_sessions AS
-  SELECT (row_number() OVER (ORDER BY id) - 1)::int AS n, id AS session_id
-    FROM (SELECT DISTINCT ON (user_id) id FROM auth.sessions
-           WHERE refreshed_at IS NOT NULL ORDER BY user_id, refreshed_at DESC) s;
-SQL
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/auth-sessions.sql"
 TOKENS_BEFORE=$(psql "$DB_URL" -X -Atq -c 'SELECT count(*) FROM auth.refresh_tokens')
 # pgbench reaches the cluster the way the gateway does (bench/pg-socket.sh).
 pgbench "$(pg_socket_url "$DB_URL" "$WORK/data" "$DB_PORT")" -n -M prepared -c "$CONNECTIONS" -j 2 -T "$SECONDS_PER_RUN" \

@@ -1,64 +1,18 @@
 #!/usr/bin/env bash
 # `make bench`: the rest/v1 read and write paths against the same work done by pgbench and by
-# PocketBase.
+# PocketBase (scenarios, peers and targets: bench/README.md).
 #
-# One run starts everything on loopback (a private embedded PostgreSQL through the gateway,
-# PocketBase), loads the same 10k rows into both, and interleaves every scenario in rounds
-# (ABAB…), because absolute numbers on these machines drift by ±30%. Each server runs in a
-# session of its own, as a service does; the load generators run in this script's:
-#
-#   gw_single        GET /rest/v1/bench_items?select=*&id=eq.<random>            (RLS on, trivial policy)
-#   gw_filtered      GET /rest/v1/bench_items?select=id,title,amount,category:bench_categories(name)
-#                        &amount=gte.<random>&limit=10                             (10 rows, one embedding)
-#   gw_1000          GET /rest/v1/bench_items?select=*&limit=1000                (1000 rows)
-#   pg_select        pgbench -S -M prepared                                      (context)
-#   pg_tx            pgbench -M prepared, the gateway's own per-request SQL for gw_single,
-#                        captured from the server log, in a transaction: BEGIN; set_config(...);
-#                        the json_agg select; COMMIT — one statement per round trip
-#   pg_tx_pipelined  the captured statements exactly as the gateway sends them: one pipeline
-#                        with a single Sync (an implicit transaction)
-#   pg_read_nosettings  the captured select alone, pipelined, as a login role that is a member
-#                        of anon (RLS applies): with pg_tx_pipelined, what the settings cost
-#   relay_single     the same request to bench_relay (bench/src/bin/bench_relay.rs): an HTTP
-#                        front that only sends the captured statements and returns the body,
-#                        the limit for any gateway sending this SQL over HTTP one request per
-#                        write (the gateway sends reads up to eight, and writes up to two,
-#                        per write while its connections are all busy; the relays never do)
-#   actix_single     the same request to bench_relay --front actix: the same replies behind
-#                        bare actix-web (the gateway's HTTP server, no middleware), the same
-#                        limit for a gateway built on actix-web
-#   pb_single        PocketBase GET /api/collections/bench_items/records/<id>
-#   pb_filtered      PocketBase list: filter amount>=<random>, perPage=10, expand=category
-#
-# at 1, 16, 32 and 64 connections (wrk for HTTP, pgbench for SQL), and the write path (RLS on,
-# trivial policies, fsync and synchronous_commit on) at BENCH_WRITE_CONNECTIONS:
-#
-#   gw_insert        POST /rest/v1/bench_writes, one row, Prefer: return=minimal
-#   gw_insert_flush_each  the same request to a second gateway on the same cluster with
-#                        DB_GROUP_COMMIT=false: writes sent together each wait for their own
-#                        WAL flush (what group commit brings, against gw_insert)
-#   gw_insert_rep    the same with Prefer: return=representation
-#   gw_bulk100       POST /rest/v1/bench_writes, a 100-row array, return=minimal
-#   gw_upsert        POST /rest/v1/bench_counters?on_conflict=id, resolution=merge-duplicates
-#                        (a random existing id: always the update branch)
-#   gw_update        PATCH /rest/v1/bench_counters?id=eq.<random>, return=minimal
-#   pg_insert        pgbench -M prepared: INSERT INTO bench_writes ... (one autocommit insert)
-#   pg_insert_simple the same script in pgbench's default query mode (-M simple: each
-#                        statement parsed and planned again)                    (context)
-#   pg_insert_pipelined  the gateway's own statements for gw_insert, captured from the server
-#                        log, sent as it sends them (one pipeline, one Sync) as authenticator:
-#                        the database's cost for that request shape with no HTTP in front
-#   pg_insert_nosettings  the captured insert statement alone, pipelined, as that login role:
-#                        with pg_insert_pipelined, what the settings cost
-#   relay_insert     gw_insert's request to bench_relay, which sends the captured insert pipeline
-#   actix_insert     the same request to bench_relay --front actix (the write limit for a
-#                        gateway built on actix-web)
-#   pb_create        PocketBase POST /api/collections/bench_writes/records
-#
+# Starts everything on loopback (a private embedded PostgreSQL through the gateway, a second
+# gateway without group commit, the two bench_relay fronts, PocketBase), each server in a
+# session of its own as a service runs, loads the same rows into both databases, captures the
+# gateway's own SQL for pgbench, and interleaves every scenario in rounds (ABAB…), because
+# absolute numbers on these machines drift by ±30%. wrk (bench/wrk.lua) and pgbench
+# (bench/sql/insert.sql and the captured scripts) load them from this script's session; the
+# harness (bench/cielo_bench, `python3 -m cielo_bench`) samples CPU, parses and reports.
 # Results, medians over the rounds and the target ratios at 32 connections go to
 # bench/results/latest.{json,md}.
 #
-# Environment:
+# Usage: bench/run.sh [--help]. Environment:
 #   BENCH_SECONDS (10)        seconds per run
 #   BENCH_ROUNDS (3)          interleaved rounds
 #   BENCH_CONNECTIONS         "1 16 32 64"
@@ -66,7 +20,8 @@
 #                             run at counts that are also in BENCH_CONNECTIONS)
 #   BENCH_WARMUP (2)          seconds of unrecorded warm-up per scenario before round 1
 #   BENCH_QUICK=1             smoke run: 3 s, 1 round, connections "1 32"; writes quick.{json,md}
-#   BENCH_SCENARIOS           subset of the scenario names above (space-separated)
+#   BENCH_OUTPUT_NAME         results file name, no extension, of a full run (latest)
+#   BENCH_SCENARIOS           subset of the scenario names (space-separated)
 #   BENCH_THREADS (2)         wrk threads / pgbench -j (capped at the connection count)
 #   BENCH_MAX_OTHER_CPU (40)  a run during which processes outside the benchmark used more than
 #   BENCH_RETRIES (1)           this % of a core is run again, up to BENCH_RETRIES times
@@ -82,6 +37,11 @@
 #   BENCH_KEEP_WORKDIR=1      keep the temporary directory (logs, data) after the run
 #   BENCH_RESULTS_DIR         where the results go (bench/results)
 set -euo pipefail
+
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set -euo pipefail$/{/^set /d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+  exit 0
+fi
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/pg-socket.sh
@@ -200,7 +160,7 @@ pg_tool() { # name → path of a PostgreSQL client tool (PATH, then the newest /
   local found
   found=$(command -v "$1" 2>/dev/null || true)
   if [[ -z $found ]]; then
-    found=$(ls -1d /usr/lib/postgresql/*/bin/"$1" 2>/dev/null | sort -V | tail -n 1 || true)
+    found=$(compgen -G "/usr/lib/postgresql/*/bin/$1" | sort -V | tail -n 1 || true)
   fi
   printf '%s' "$found"
 }
@@ -310,59 +270,9 @@ ANON_LOGIN_URL=$(sed -E 's#^postgresql://authenticator:#postgresql://bench_anon_
 
 log "creating bench_items ($BENCH_ROWS rows, RLS with a trivial anon policy) and bench_categories"
 "${harness[@]}" gen-data "$WORK" "$BENCH_ROWS"
-psql_admin <<SQL
-CREATE TABLE public.bench_categories (
-  id int PRIMARY KEY,
-  name text NOT NULL
-);
-CREATE TABLE public.bench_items (
-  id bigint PRIMARY KEY,
-  owner uuid NOT NULL,
-  title text NOT NULL,
-  amount int NOT NULL,
-  category_id int NOT NULL REFERENCES public.bench_categories (id),
-  created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE INDEX bench_items_amount_idx ON public.bench_items (amount);
-CREATE INDEX bench_items_category_id_idx ON public.bench_items (category_id);
-\copy public.bench_categories FROM '$WORK/categories.csv' WITH (FORMAT csv)
-\copy public.bench_items FROM '$WORK/items.csv' WITH (FORMAT csv)
-ALTER TABLE public.bench_items ENABLE ROW LEVEL SECURITY;
-ALTER TABLE public.bench_categories ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bench_items_read ON public.bench_items FOR SELECT TO anon USING (true);
-CREATE POLICY bench_categories_read ON public.bench_categories FOR SELECT TO anon USING (true);
-GRANT SELECT ON public.bench_items, public.bench_categories TO anon;
--- The write path: appended rows, and a fixed set of rows that upserts and updates change.
-CREATE TABLE public.bench_writes (
-  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  owner uuid NOT NULL,
-  title text NOT NULL,
-  amount int NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE TABLE public.bench_counters (
-  id int PRIMARY KEY,
-  title text NOT NULL,
-  amount int NOT NULL
-);
-INSERT INTO public.bench_counters SELECT i, 'counter ' || i, 0 FROM generate_series(1, $BENCH_ROWS) i;
-ALTER TABLE public.bench_writes ENABLE ROW LEVEL SECURITY;
-ALTER TABLE public.bench_counters ENABLE ROW LEVEL SECURITY;
-CREATE POLICY bench_writes_insert ON public.bench_writes FOR INSERT TO anon WITH CHECK (true);
-CREATE POLICY bench_writes_read ON public.bench_writes FOR SELECT TO anon USING (true);
-CREATE POLICY bench_counters_all ON public.bench_counters FOR ALL TO anon USING (true) WITH CHECK (true);
-GRANT SELECT, INSERT ON public.bench_writes TO anon;
-GRANT SELECT, INSERT, UPDATE ON public.bench_counters TO anon;
-VACUUM ANALYZE public.bench_counters;
-VACUUM ANALYZE public.bench_items;
-VACUUM ANALYZE public.bench_categories;
-CREATE DATABASE $PGBENCH_DB;
-NOTIFY pgrst, 'reload schema';
-SQL
+(cd "$WORK" && psql_admin -v rows="$BENCH_ROWS" -v pgbench_db="$PGBENCH_DB" -f "$ROOT/bench/sql/schema.sql")
 DB_PASSWORD=$(python3 -c 'import sys, urllib.parse as u; print(u.unquote(u.urlsplit(sys.argv[1]).password or ""))' "$DB_URL")
-psql_admin -v password="$DB_PASSWORD" <<'SQL'
-CREATE ROLE bench_anon_login LOGIN PASSWORD :'password' IN ROLE anon;
-SQL
+psql_admin -v password="$DB_PASSWORD" -f "$ROOT/bench/sql/anon-login.sql"
 log "initialising pgbench (scale $BENCH_PGBENCH_SCALE) in database $PGBENCH_DB on the same cluster"
 "$PGBENCH" -i -q -s "$BENCH_PGBENCH_SCALE" "$PGBENCH_URL" >"$WORK/pgbench-init.log" 2>&1 ||
   { cat "$WORK/pgbench-init.log" >&2; die "pgbench -i failed"; }
@@ -406,10 +316,8 @@ for scenario in gw_insert gw_insert_rep gw_upsert gw_update; do
     -H 'Content-Type: application/json' -H "Prefer: $prefer" -d "$body" "$GW$(expand_path "$path")")
   [[ $code == 20? ]] || die "$scenario: the gateway answered $code: $(head -c 300 "$WORK/write-check.json")"
 done
-cat >"$WORK/insert.sql" <<'SQL'
-\set amount random(0, 9000)
-INSERT INTO public.bench_writes (owner, title, amount) VALUES ('8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21', 'bench', :amount);
-SQL
+# pg_insert's script, copied beside the captured ones (the report quotes them all).
+cp "$ROOT/bench/sql/insert.sql" "$WORK/insert.sql"
 
 # --- the gateway's real SQL, from the server log -------------------------------------------
 
@@ -434,6 +342,8 @@ define_args() { # file of NAME=value lines → -D arguments in the named array
   args=()
   for d in "${defines[@]}"; do [[ -n $d ]] && args+=(-D "$d"); done
 }
+tx_define_args=()
+insert_define_args=()
 define_args "$WORK/tx.defines" tx_define_args
 define_args "$WORK/insert.defines" insert_define_args
 # The script must run as the gateway does and give the same body.
@@ -551,65 +461,6 @@ fi
 
 # --- load generators -------------------------------------------------------------------------
 
-cat >"$WORK/wrk.lua" <<'LUA'
--- args: method, path template ({id}, {pbid}, {amount}), body template ("" = none, "@bulk100" =
--- an array of 100 rows), number of rows, then "Name: value" headers.
--- Each thread formats a ring of requests with random ids and amounts before the run starts and
--- sends them in turn: formatting them per request in Lua cost wrk ~9 µs of CPU per request, CPU
--- the load generator takes from the servers it measures on this same machine (pgbench draws its
--- random values in C).
-local method, template, body_template, rows, headers = "GET", "/", "", 10000, {}
-local ring, ring_size, next_request = {}, 0, 0
-local counter = 0
-function setup(thread)
-  counter = counter + 1
-  thread:set("thread_number", counter)
-end
-local function fill(text, id)
-  text = text:gsub("{id}", tostring(id))
-  text = text:gsub("{pbid}", string.format("i%014d", id))
-  return (text:gsub("{amount}", tostring(math.random(0, 9000))))
-end
-local bulk_row = '{"owner":"8d3f6c0e-52a4-4c55-9a53-1f0e9d6b7a21","title":"bulk","amount":%d}'
-local function format_request()
-  local id = math.random(1, rows)
-  local body = nil
-  if body_template == "@bulk100" then
-    local parts = {}
-    for i = 1, 100 do parts[i] = string.format(bulk_row, math.random(0, 9000)) end
-    body = "[" .. table.concat(parts, ",") .. "]"
-  elseif body_template ~= "" then
-    body = fill(body_template, id)
-  end
-  return wrk.format(method, fill(template, id), headers, body)
-end
-function init(args)
-  method = args[1]
-  template = args[2]
-  body_template = args[3]
-  rows = tonumber(args[4])
-  for i = 5, #args do
-    local name, value = args[i]:match("^([^:]+):%s*(.*)$")
-    headers[name] = value
-  end
-  math.randomseed(os.time() * 1000 + (thread_number or 0) * 7919)
-  -- As many requests as there are rows, fewer of the 7 KB bulk bodies.
-  ring_size = body_template == "@bulk100" and 256 or math.max(rows, 1024)
-  for i = 1, ring_size do ring[i] = format_request() end
-end
-function request()
-  next_request = next_request % ring_size + 1
-  return ring[next_request]
-end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'BENCH_JSON {"requests":%d,"duration_us":%d,"p50_us":%d,"p90_us":%d,"p99_us":%d,"mean_us":%.1f,"max_us":%d,"non2xx":%d,"socket_errors":%d}\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(90),
-    latency:percentile(99), latency.mean, latency.max, e.status, e.connect + e.read + e.write + e.timeout))
-end
-LUA
-
 cpu_groups() { # load generator pid → JSON of process groups to sample
   printf '{"gateway":{"pids":[%s,%s]},"relay":{"pids":[%s,%s]},"postgres":{"pid":%s,"tree":true},"loadgen":{"pid":%s},"pocketbase":{"pid":%s}}' \
     "$GW_PID" "${GW_FLUSH_EACH_PID:-0}" "${RELAY_PID:-0}" "${ACTIX_RELAY_PID:-0}" "$POSTMASTER_PID" "$1" "${PB_PID:-0}"
@@ -652,7 +503,7 @@ run_attempt() { # scenario connections seconds round
         pb_single) base=$PB path=$PB_SINGLE header=() ;;
         pb_filtered) base=$PB path=$PB_FILTERED header=() ;;
       esac
-      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
+      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$ROOT/bench/wrk.lua" "$base"
         -- GET "$path" "" "$BENCH_ROWS" "${header[@]}")
       ;;
     gw_insert | gw_insert_flush_each | gw_insert_rep | gw_bulk100 | gw_upsert | gw_update | relay_insert | actix_insert | pb_create)
@@ -664,7 +515,7 @@ run_attempt() { # scenario connections seconds round
       if [[ $scenario == gw_insert_flush_each ]]; then base=$GW_FLUSH_EACH; fi
       if [[ $scenario == actix_* ]]; then base=$ACTIX_RELAY_URL; fi
       [[ -n $prefer ]] && header+=("Prefer: $prefer")
-      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$WORK/wrk.lua" "$base"
+      cmd=(wrk -t "$threads" -c "$conns" -d "${seconds}s" --timeout 10s -s "$ROOT/bench/wrk.lua" "$base"
         -- "$method" "$path" "$body" "$BENCH_ROWS" "${header[@]}")
       ;;
     pg_insert | pg_insert_simple)
