@@ -13,6 +13,8 @@ COPY Cargo.toml Cargo.lock rustfmt.toml clippy.toml ./
 COPY gateway gateway
 COPY realtime realtime
 COPY functions functions
+COPY bench/Cargo.toml bench/Cargo.toml
+COPY bench/src bench/src
 COPY sql sql
 RUN cargo build --release --locked --bin cielo
 

@@ -6,7 +6,10 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
-        test-conformance test-e2e check-compose lint fmt clean bench bench-auth oracle-auth-js
+        test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth oracle-auth-js
+
+# Every shell script, for shellcheck.
+SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
 
 ## run: install what is missing, build, start the stack and print its status.
 run: deps web
@@ -17,8 +20,9 @@ run: deps web
 status:
 	cargo run --quiet --release --bin cielo -- status
 
-## test: every test suite — Rust, SQL (pgTAP), frontend, supabase-js conformance, browser end-to-end.
-test: test-deps lint test-rust test-sql test-frontend test-conformance test-e2e check-compose
+## test: every test suite — Rust, SQL (pgTAP), frontend, supabase-js conformance, browser end-to-end,
+## the benchmark harness's unit tests.
+test: test-deps lint test-bench test-rust test-sql test-frontend test-conformance test-e2e check-compose
 	@echo "All tests passed."
 
 deps:
@@ -42,9 +46,16 @@ bench:
 	bench/run.sh
 	bench/auth.sh
 
+## lint: rustfmt and clippy, shellcheck on every shell script, ruff on the benchmark harness.
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+	shellcheck -x $(SHELL_SCRIPTS)
+	python3 -m ruff check bench
+
+## test-bench: the benchmark harness's parsing, ratio and target arithmetic (no servers started).
+test-bench:
+	cd bench && python3 -m unittest discover -s cielo_bench/tests -t .
 
 test-rust:
 	cargo test --workspace --locked

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench-auth`: auth/v1 against its targets (issue 5), on this machine:
+# `make bench-auth`: auth/v1 against its targets, on this machine:
 #
 #   sign-ins     password sign-ins/s ≥ 0.95 × raw bcrypt cost-10 verifications/s (all cores)
 #   storm        REST p99 while 32 sign-ins and 32 REST connections run ≤ 2 × REST p99 alone
@@ -7,11 +7,20 @@
 #                database work (bench/results: refresh.pgbench), and their p99 ≤ 25 ms
 #
 # One release gateway on a private embedded cluster (loopback, free ports), the load from
-# gateway/examples/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
+# bench/src/bin/auth_bench.rs (BENCH_CONNECTIONS concurrent loops), pgbench -M prepared
 # with the same connection count. Results: bench/results/auth-latest.{json,md}.
 #
-# Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_KEEP_WORKDIR=1.
+# The SQL is in bench/sql/auth-*.sql, the report in the harness (`python3 -m cielo_bench
+# auth-report`, bench/cielo_bench/auth.py).
+#
+# Usage: bench/auth.sh [--help]. Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
+# BENCH_RESULTS_DIR (bench/results), BENCH_KEEP_WORKDIR=1.
 set -euo pipefail
+
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set -euo pipefail$/{/^set /d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+  exit 0
+fi
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=bench/pg-socket.sh
@@ -26,7 +35,7 @@ log() { printf '[bench-auth] %s\n' "$*" >&2; }
 
 cd "$ROOT"
 log "building the release gateway and the load generator"
-cargo build --release --locked --bin cielo --example auth_bench >&2
+cargo build --release --locked -p cielo-gateway -p cielo-bench --bins >&2
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 WORK=$(mktemp -d /tmp/cielo-auth-bench.XXXXXX)
@@ -64,27 +73,17 @@ STATUS=$(cd "$WORK" && "${GATEWAY_ENV[@]}" "$TARGET_DIR/release/cielo" status -o
 value() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" <<<"$STATUS"; }
 DB_URL=$(value DB_URL)
 
-psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE public.bench_notes (id int PRIMARY KEY, body text NOT NULL);
-INSERT INTO public.bench_notes SELECT n, 'nota ' || n FROM generate_series(1, 100) n;
-GRANT SELECT ON public.bench_notes TO anon, authenticated;
-NOTIFY pgrst, 'reload schema';
-SQL
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/auth-notes.sql"
 sleep 1
 
 log "gateway load: $CONNECTIONS connections, ${SECONDS_PER_RUN}s per run"
 BENCH_URL="http://127.0.0.1:$API_PORT" BENCH_ANON_KEY=$(value ANON_KEY) \
   BENCH_SERVICE_KEY=$(value SERVICE_ROLE_KEY) BENCH_SECONDS="$SECONDS_PER_RUN" \
   BENCH_CONNECTIONS="$CONNECTIONS" BENCH_OUT="$WORK" \
-  "$TARGET_DIR/release/examples/auth_bench" >/dev/null
+  "$TARGET_DIR/release/auth_bench" >/dev/null
 
 log "pgbench: the database work of a refresh grant"
-psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 <<'SQL'
-CREATE TABLE cielo_bench_sessions AS
-  SELECT (row_number() OVER (ORDER BY id) - 1)::int AS n, id AS session_id
-    FROM (SELECT DISTINCT ON (user_id) id FROM auth.sessions
-           WHERE refreshed_at IS NOT NULL ORDER BY user_id, refreshed_at DESC) s;
-SQL
+psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/auth-sessions.sql"
 TOKENS_BEFORE=$(psql "$DB_URL" -X -Atq -c 'SELECT count(*) FROM auth.refresh_tokens')
 # pgbench reaches the cluster the way the gateway does (bench/pg-socket.sh).
 pgbench "$(pg_socket_url "$DB_URL" "$WORK/data" "$DB_PORT")" -n -M prepared -c "$CONNECTIONS" -j 2 -T "$SECONDS_PER_RUN" \
@@ -101,39 +100,5 @@ fi
 
 mkdir -p "$RESULTS_DIR"
 cp "$WORK/refresh.pgbench" "$RESULTS_DIR/refresh.pgbench"
-python3 - "$WORK/gateway.json" "$PGBENCH_TPS" "$PGBENCH_LATENCY" "$RESULTS_DIR" "$(pg_transport "$WORK/data" "$DB_PORT")" <<'PY'
-import json, sys, datetime, os
-g = json.load(open(sys.argv[1]))
-g["pgbench_transport"] = sys.argv[5]
-pg_tps, pg_latency, out = float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-checks = [
-    ("sign-ins ≥ 0.95 × raw bcrypt", g["sign_ins"]["per_second"] / g["bcrypt_raw"]["per_second"], 0.95, ">="),
-    ("REST p99 in a storm ≤ 2 × alone", g["rest_during_storm"]["p99_ms"] / g["rest_alone"]["p99_ms"], 2.0, "<="),
-    ("refresh ≥ 0.8 × pgbench", g["refresh"]["per_second"] / pg_tps, 0.8, ">="),
-    ("refresh p99 ≤ 25 ms", g["refresh"]["p99_ms"], 25.0, "<="),
-]
-g["pgbench_refresh"] = {"per_second": pg_tps, "latency_avg_ms": pg_latency}
-g["checks"] = [{"name": n, "value": v, "target": t, "met": (v >= t) if op == ">=" else (v <= t)} for n, v, t, op in checks]
-g["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-g["cpus"] = os.cpu_count()
-json.dump(g, open(os.path.join(out, "auth-latest.json"), "w"), indent=2)
-rows = [
-    ("raw bcrypt cost 10 (all cores)", g["bcrypt_raw"]),
-    ("password sign-ins", g["sign_ins"]),
-    ("REST reads alone", g["rest_alone"]),
-    ("REST reads during sign-in storm", g["rest_during_storm"]),
-    ("sign-ins during the storm", g["sign_ins_during_storm"]),
-    ("refresh grants (rotation)", g["refresh"]),
-]
-md = [f"# auth/v1 benchmark ({g['date']}, {g['cpus']} CPUs, {g['connections']} connections, {g['seconds']} s per run)", "",
-      "| Load | per second | p50 ms | p99 ms |", "|---|---:|---:|---:|"]
-for name, r in rows:
-    md.append(f"| {name} | {r['per_second']:.0f} | {r.get('p50_ms', 0):.1f} | {r.get('p99_ms', 0):.1f} |")
-md.append(f"| pgbench, a refresh grant's database work | {pg_tps:.0f} | avg {pg_latency:.1f} | — |")
-md += ["", f"pgbench connects over {g['pgbench_transport']}."]
-md += ["", "| Target | Value | Met |", "|---|---:|---|"]
-for c in g["checks"]:
-    md.append(f"| {c['name']} | {c['value']:.2f} | {'yes' if c['met'] else 'NO'} |")
-open(os.path.join(out, "auth-latest.md"), "w").write("\n".join(md) + "\n")
-print("\n".join(md))
-PY
+PYTHONPATH="$ROOT/bench" python3 -m cielo_bench auth-report "$WORK/gateway.json" "$PGBENCH_TPS" "$PGBENCH_LATENCY" \
+  "$RESULTS_DIR" "$(pg_transport "$WORK/data" "$DB_PORT")"

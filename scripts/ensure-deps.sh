@@ -3,10 +3,11 @@
 #
 #   scripts/ensure-deps.sh run    what `make run` needs: Rust, Node.js, PostgreSQL binaries
 #   scripts/ensure-deps.sh test   plus Chromium (browser tests), docker-compose (compose check),
-#                                 pgTAP and pg_prove (SQL tests) for the server's major version
+#                                 pgTAP and pg_prove (SQL tests) for the server's major version,
+#                                 Python 3, shellcheck and ruff (`make lint`, `make test-bench`)
 #
-# On Debian/Ubuntu as root, missing system packages are installed with apt-get; otherwise
-# the exact command to run is printed and the script fails.
+# On Debian/Ubuntu as root, missing system packages are installed with apt-get, and ruff with
+# pip; otherwise the exact command to run is printed and the script fails.
 set -euo pipefail
 
 mode="${1:-run}"
@@ -42,6 +43,8 @@ if [ "$mode" = test ]; then
   have chromium || missing_packages+=(chromium)
   have docker-compose || missing_packages+=(docker-compose)
   have pg_prove || missing_packages+=(libtap-parser-sourcehandler-pgtap-perl)
+  have python3 || missing_packages+=(python3 python3-pip)
+  have shellcheck || missing_packages+=(shellcheck)
 fi
 
 # Major version of the PostgreSQL server the embedded cluster runs (what PG_BIN_DIR or the
@@ -77,6 +80,16 @@ if [ ${#missing_packages[@]} -gt 0 ]; then
   else
     problems+=("Missing system packages: run \`sudo apt-get install -y ${missing_packages[*]}\` (Debian/Ubuntu).")
   fi
+fi
+
+# ruff (the Python linter of `make lint`) comes from PyPI, into the Python that runs it. It is
+# one self-contained wheel, so where the system Python is marked externally managed (PEP 668)
+# it goes in beside the system's packages.
+if [ "$mode" = test ] && have python3 && ! python3 -m ruff --version >/dev/null 2>&1; then
+  echo "Installing ruff with pip..."
+  python3 -m pip install --quiet --disable-pip-version-check ruff >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages ruff >/dev/null \
+    || problems+=("ruff is missing: run \`python3 -m pip install ruff\`.")
 fi
 
 if [ ${#problems[@]} -gt 0 ]; then

@@ -61,7 +61,6 @@ DOCKER_SECRET="37c304f8-51aa-419a-a1af-06154e63707a"
 SKIP_NAMES='^(?!.*(WebAuthn MFA|Web3 Authentication|SSO Authentication|OAuth Admin)).*'
 
 say() { echo "oracle: $*"; }
-warn() { echo "oracle: WARNING: $*" >&2; }
 die() { echo "oracle: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- phase 1: setup (network)
@@ -160,6 +159,7 @@ RUN_DIR="$(mktemp -d /tmp/cielo-auth-oracle.XXXXXX)" || die "mktemp failed"
 chmod 755 "$RUN_DIR"
 
 PIDS=()
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
   for pid in "${PIDS[@]}"; do
     kill -TERM "$pid" 2>/dev/null
