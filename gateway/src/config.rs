@@ -21,6 +21,7 @@ use url::Url;
 use crate::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
 use crate::slow_clients::ClientTimeouts;
 
+mod auth;
 pub mod variables;
 
 use variables::{self as var, Variable};
@@ -290,18 +291,6 @@ impl std::fmt::Debug for DbEncryption {
     }
 }
 
-fn db_encryption_key(name: &'static str, id: &str, raw: &str) -> Result<[u8; 32], ConfigError> {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(raw.trim().trim_end_matches('='))
-        .ok()
-        .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
-        .ok_or_else(|| ConfigError {
-            name,
-            reason: format!("key {id:?} is not 256 bits of base64url"),
-        })
-}
-
 /// Rate limits, named as GoTrue's `RATE_LIMIT_*` settings.
 #[derive(Debug, Clone)]
 pub struct AuthRateLimits {
@@ -459,7 +448,7 @@ impl Settings {
                 vars.parse_within(&var::API_BODY_TIMEOUT, 30, 3600)? as u64
             ),
         };
-        let auth = parse_auth(&vars, &external_url)?;
+        let auth = auth::parse_auth(&vars, &external_url)?;
 
         Ok(Settings {
             rest: RestSettings {
@@ -593,157 +582,6 @@ impl Settings {
             )),
         }
     }
-}
-
-fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, ConfigError> {
-    let flag = |variable: &Variable, default: bool| vars.flag_or(variable, default);
-    let number = |variable: &Variable, default: u64| vars.parse(variable, default);
-    let duration = |variable: &Variable, default: Duration| vars.duration(variable, default);
-    let text = |variable: &Variable| vars.get(variable);
-
-    let api_root = external_url.as_str().trim_end_matches('/').to_owned();
-    let url_path = |variable: &Variable| text(variable).unwrap_or_else(|| "/auth/v1/verify".into());
-    let otp_length = number(&var::MAILER_OTP_LENGTH, 6)?;
-    if !(6..=10).contains(&otp_length) {
-        return Err(ConfigError {
-            name: var::MAILER_OTP_LENGTH.name(),
-            reason: "must be between 6 and 10".into(),
-        });
-    }
-    let mut templates = MailerTemplates {
-        dir: text(&var::MAILER_TEMPLATES_DIR).map(PathBuf::from),
-        ..MailerTemplates::default()
-    };
-    for (name, subject, file) in var::MAIL_TEMPLATE_VARIABLES {
-        if let Some(subject) = vars.get(subject) {
-            templates.subjects.push((name.to_owned(), subject));
-        }
-        if let Some(file) = vars.get(file) {
-            templates.files.push((name.to_owned(), PathBuf::from(file)));
-        }
-    }
-    let required = text(&var::PASSWORD_REQUIRED_CHARACTERS)
-        .map(|raw| {
-            raw.split(':')
-                .filter(|set| !set.is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    let rate = |variable: &Variable, default: u64| -> Result<u32, ConfigError> {
-        let value = number(variable, default)?;
-        Ok(u32::try_from(value).unwrap_or(u32::MAX))
-    };
-    let db_encryption = {
-        let encrypt = flag(&var::SECURITY_DB_ENCRYPTION_ENCRYPT, false)?;
-        let key_id = text(&var::SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID).unwrap_or_default();
-        let mut decryption_keys = std::collections::HashMap::new();
-        const DECRYPTION: &Variable = &var::SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS;
-        let listed = text(DECRYPTION);
-        for pair in listed.iter().flat_map(|raw| raw.split(',')) {
-            let Some((id, key)) = pair.split_once(':') else {
-                return Err(ConfigError {
-                    name: DECRYPTION.name(),
-                    reason: "expected key_id:key pairs separated by commas".into(),
-                });
-            };
-            let id = id.trim().to_owned();
-            let key = db_encryption_key(DECRYPTION.name(), &id, key)?;
-            decryption_keys.insert(id, key);
-        }
-        let mut encryption_key = [0u8; 32];
-        if encrypt {
-            const KEY: &Variable = &var::SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY;
-            if key_id.is_empty() {
-                return Err(ConfigError {
-                    name: var::SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID.name(),
-                    reason: "encryption key ID must be specified".into(),
-                });
-            }
-            let raw = text(KEY).unwrap_or_default();
-            encryption_key = db_encryption_key(KEY.name(), &key_id, &raw)?;
-            decryption_keys.insert(key_id.clone(), encryption_key);
-        }
-        (encrypt || !decryption_keys.is_empty()).then_some(DbEncryption {
-            encrypt,
-            encryption_key_id: key_id,
-            encryption_key,
-            decryption_keys,
-        })
-    };
-    Ok(AuthSettings {
-        db_encryption,
-        jwt_issuer: text(&var::JWT_ISSUER).unwrap_or_else(|| format!("{api_root}/auth/v1")),
-        jwt_aud: text(&var::JWT_AUD).unwrap_or_else(|| "authenticated".into()),
-        default_role: text(&var::JWT_DEFAULT_GROUP_NAME).unwrap_or_else(|| "authenticated".into()),
-        admin_roles: text(&var::JWT_ADMIN_ROLES)
-            .map(|raw| split_list(&raw))
-            .unwrap_or_else(|| vec!["service_role".into(), "supabase_admin".into()]),
-        disable_signup: flag(&var::DISABLE_SIGNUP, false)?,
-        email_enabled: flag(&var::ENABLE_EMAIL_SIGNUP, true)?,
-        autoconfirm: flag(&var::ENABLE_EMAIL_AUTOCONFIRM, false)?,
-        anonymous_enabled: flag(&var::ENABLE_ANONYMOUS_USERS, false)?,
-        phone_enabled: flag(&var::ENABLE_PHONE_SIGNUP, false)?,
-        phone_autoconfirm: flag(&var::ENABLE_PHONE_AUTOCONFIRM, false)?,
-        password_min_length: number(&var::PASSWORD_MIN_LENGTH, 6)?.max(6) as usize,
-        password_required_characters: required,
-        secure_password_change: flag(
-            &var::SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION,
-            false,
-        )?,
-        require_current_password: flag(
-            &var::SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD,
-            false,
-        )?,
-        secure_email_change: flag(&var::MAILER_SECURE_EMAIL_CHANGE_ENABLED, true)?,
-        refresh_token_rotation: flag(&var::SECURITY_REFRESH_TOKEN_ROTATION_ENABLED, true)?,
-        refresh_token_reuse_interval: Duration::from_secs(number(
-            &var::SECURITY_REFRESH_TOKEN_REUSE_INTERVAL,
-            10,
-        )?),
-        otp_expiry: Duration::from_secs(number(&var::MAILER_OTP_EXP, 3600)?),
-        otp_length: otp_length as usize,
-        max_frequency: duration(&var::SMTP_MAX_FREQUENCY, Duration::from_secs(60))?,
-        flow_state_expiry: duration(
-            &var::EXTERNAL_FLOW_STATE_EXPIRY_DURATION,
-            Duration::from_secs(300),
-        )?
-        .max(Duration::from_secs(300)),
-        url_paths: MailerUrlPaths {
-            confirmation: url_path(&var::MAILER_URLPATHS_CONFIRMATION),
-            invite: url_path(&var::MAILER_URLPATHS_INVITE),
-            recovery: url_path(&var::MAILER_URLPATHS_RECOVERY),
-            email_change: url_path(&var::MAILER_URLPATHS_EMAIL_CHANGE),
-        },
-        templates,
-        rate_limits: AuthRateLimits {
-            email_sent_per_hour: rate(&var::RATE_LIMIT_EMAIL_SENT, 30)?,
-            token_per_5_min: rate(&var::RATE_LIMIT_TOKEN_REFRESH, 150)?,
-            verify_per_5_min: rate(&var::RATE_LIMIT_VERIFY, 30)?,
-            otp_per_5_min: rate(&var::RATE_LIMIT_OTP, 30)?,
-            anonymous_per_hour: rate(&var::RATE_LIMIT_ANONYMOUS_USERS, 30)?,
-            mfa_per_minute: rate(&var::MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY, 15)?,
-            header: text(&var::RATE_LIMIT_HEADER),
-        },
-        mfa: MfaSettings {
-            totp_enroll_enabled: flag(&var::MFA_TOTP_ENROLL_ENABLED, true)?,
-            totp_verify_enabled: flag(&var::MFA_TOTP_VERIFY_ENABLED, true)?,
-            max_enrolled_factors: number(&var::MFA_MAX_ENROLLED_FACTORS, 10)? as usize,
-            max_verified_factors: number(&var::MFA_MAX_VERIFIED_FACTORS, 10)? as usize,
-            // GoTrue raises shorter lifetimes to its defaults.
-            challenge_expiry: Duration::from_secs(number(
-                &var::MFA_CHALLENGE_EXPIRY_DURATION,
-                300,
-            )?)
-            .max(Duration::from_secs(300)),
-            factor_expiry: duration(&var::MFA_FACTOR_EXPIRY_DURATION, Duration::from_secs(300))?
-                .max(Duration::from_secs(300)),
-        },
-        hash_concurrency: match number(&var::AUTH_HASH_CONCURRENCY, 0)? {
-            0 => std::thread::available_parallelism().map_or(2, usize::from),
-            n => n as usize,
-        },
-    })
 }
 
 /// Durations as GoTrue writes them (`60s`, `1m`, `1h30m`, `500ms`) or plain seconds.
