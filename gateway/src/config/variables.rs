@@ -347,7 +347,7 @@ variables! {
 }
 
 /// The subject and template file variables of each mail, by the names of
-/// [`super::MAIL_TEMPLATES`].
+/// [`crate::config::MAIL_TEMPLATES`].
 pub const MAIL_TEMPLATE_VARIABLES: [(&str, &Variable, &Variable); 6] = [
     (
         "confirmation",
@@ -474,7 +474,7 @@ mod tests {
             .iter()
             .map(|(name, _, _)| *name)
             .collect();
-        assert_eq!(names, super::super::MAIL_TEMPLATES);
+        assert_eq!(names, crate::config::MAIL_TEMPLATES);
         for (name, subject, file) in MAIL_TEMPLATE_VARIABLES {
             let upper = name.to_ascii_uppercase();
             assert_eq!(subject.name(), format!("MAILER_SUBJECTS_{upper}"));

@@ -5,15 +5,17 @@
 //! path (PGRST108), relationships (PGRST200/201), related order (PGRST108/118), aggregates
 //! (PGRST123/127).
 
-use super::super::error::ApiError;
-use super::super::request::ast::{
+use super::fuzzy::FuzzySet;
+use super::relationship;
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::request::ast::{
     Aggregate, Direction, Embed, Field, Filter, IsValue, JoinType, JsonStep, LogicOperator,
     LogicTree, Nulls, Operation, OrderTarget, OrderTerm, SelectItem,
 };
-use super::super::request::query_params::{QueryParams, RangeParam};
-use super::super::schema_cache::{Cardinality, QualifiedName, Relation, Relationship, SchemaCache};
-use super::fuzzy::FuzzySet;
-use super::relationship;
+use crate::rest_v1::request::query_params::{QueryParams, RangeParam};
+use crate::rest_v1::schema_cache::{
+    Cardinality, QualifiedName, Relation, Relationship, SchemaCache,
+};
 
 /// How a node's columns are qualified in SQL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -711,8 +713,8 @@ fn implicit_json_alias(field: &Field) -> Option<String> {
         .iter()
         .rev()
         .find_map(|step| match step.key() {
-            super::super::request::ast::JsonKey::Key(key) => Some(key.clone()),
-            super::super::request::ast::JsonKey::Index(_) => None,
+            crate::rest_v1::request::ast::JsonKey::Key(key) => Some(key.clone()),
+            crate::rest_v1::request::ast::JsonKey::Index(_) => None,
         });
     Some(key.unwrap_or_else(|| field.name.clone()))
 }

@@ -36,16 +36,16 @@
 //! would run before the other fields are converted, where `json_to_record` converts them
 //! all first (a bad value is the error there, not a key mismatch).
 
-use super::super::execute::ResultShape;
-use super::super::plan::mutate::{
-    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
-};
-use super::super::plan::read::Qualifier;
-use super::super::request::preferences::Resolution;
 use super::fragment::{SqlBuilder, ident, qualified};
 use super::read::{
     BodyFormat, Context, body_expression, filter_value, node_query, render_condition,
 };
+use crate::rest_v1::execute::ResultShape;
+use crate::rest_v1::plan::mutate::{
+    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
+};
+use crate::rest_v1::plan::read::Qualifier;
+use crate::rest_v1::request::preferences::Resolution;
 
 /// `set_config` counters of really inserted rows: +1 per payload row, −1 per row that
 /// went through `DO UPDATE`.
@@ -333,7 +333,7 @@ fn where_conditions(sql: &mut SqlBuilder, plan: &MutatePlan) {
     }
     let table = table(plan);
     // Root conditions never involve embeds, so any node serves as their context.
-    let context_node = super::super::plan::read::ReadNode::empty(
+    let context_node = crate::rest_v1::plan::read::ReadNode::empty(
         plan.table.clone(),
         Qualifier::Table(plan.table.clone()),
     );
