@@ -3,7 +3,8 @@
 //! Names follow Supabase's self-hosting `.env` wherever one exists (`JWT_SECRET`,
 //! `ANON_KEY`, `SERVICE_ROLE_KEY`, `SITE_URL`, `API_EXTERNAL_URL`, `POSTGRES_PASSWORD`,
 //! `SMTP_*`, ...), so an existing self-hosting configuration carries over. Every setting
-//! has a default that gives a working local stack; the README lists them all.
+//! has a default that gives a working local stack; [`variables`] lists them all, and
+//! `docs/configuration.md` is generated from that list.
 //!
 //! Parsing is a pure function of a variable lookup so it can be tested without touching
 //! the process environment. Secrets are wrapped in [`SecretString`] so `Debug` never
@@ -19,6 +20,11 @@ use url::Url;
 
 use crate::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
 use crate::slow_clients::ClientTimeouts;
+
+mod auth;
+pub mod variables;
+
+use variables::{self as var, Variable};
 
 /// Default port of the HTTP API and web app (Supabase local development uses the same).
 pub const DEFAULT_API_PORT: u16 = 54321;
@@ -285,18 +291,6 @@ impl std::fmt::Debug for DbEncryption {
     }
 }
 
-fn db_encryption_key(name: &'static str, id: &str, raw: &str) -> Result<[u8; 32], ConfigError> {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(raw.trim().trim_end_matches('='))
-        .ok()
-        .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
-        .ok_or_else(|| ConfigError {
-            name,
-            reason: format!("key {id:?} is not 256 bits of base64url"),
-        })
-}
-
 /// Rate limits, named as GoTrue's `RATE_LIMIT_*` settings.
 #[derive(Debug, Clone)]
 pub struct AuthRateLimits {
@@ -375,149 +369,147 @@ impl Settings {
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let vars = Vars(&lookup);
 
-        let port = vars.parse("API_PORT", DEFAULT_API_PORT)?;
-        let external_url = match vars.get("API_EXTERNAL_URL") {
-            Some(raw) => parse_url("API_EXTERNAL_URL", &raw)?,
-            None => parse_url("API_EXTERNAL_URL", &format!("http://localhost:{port}"))?,
+        let port = vars.parse(&var::API_PORT, DEFAULT_API_PORT)?;
+        let external_url = match vars.get(&var::API_EXTERNAL_URL) {
+            Some(raw) => parse_url(var::API_EXTERNAL_URL.name(), &raw)?,
+            None => parse_url(
+                var::API_EXTERNAL_URL.name(),
+                &format!("http://localhost:{port}"),
+            )?,
         };
-        let site_url = match vars.get("SITE_URL").or_else(|| vars.get("GOTRUE_SITE_URL")) {
-            Some(raw) => parse_url("SITE_URL", &raw)?,
+        let site_url = match vars.get(&var::SITE_URL) {
+            Some(raw) => parse_url(var::SITE_URL.name(), &raw)?,
             None => external_url.clone(),
         };
 
-        let database_url = vars.get("DATABASE_URL");
+        let database_url = vars.get(&var::DATABASE_URL);
         if let Some(url) = &database_url {
             validate_database_url(url)?;
         }
         let password = vars
-            .get("POSTGRES_PASSWORD")
+            .get(&var::POSTGRES_PASSWORD)
             .unwrap_or_else(|| "postgres".to_owned());
         let authenticator_password = vars
-            .get("AUTHENTICATOR_PASSWORD")
+            .get(&var::AUTHENTICATOR_PASSWORD)
             .or_else(|| database_url.as_deref().and_then(password_of_url))
             .unwrap_or_else(|| password.clone());
 
-        let jwt_secret = vars.get("JWT_SECRET");
+        let jwt_secret = vars.get(&var::JWT_SECRET);
         if let Some(secret) = &jwt_secret
             && secret.len() < 32
         {
             return Err(ConfigError {
-                name: "JWT_SECRET",
+                name: var::JWT_SECRET.name(),
                 reason: "must be at least 32 characters long".into(),
             });
         }
-        let expiry_secs: u64 = match (vars.get("JWT_EXPIRY"), vars.get("JWT_EXP")) {
-            (Some(_), _) => vars.parse("JWT_EXPIRY", 3600)?,
-            (None, Some(_)) => vars.parse("JWT_EXP", 3600)?,
-            (None, None) => vars.parse("GOTRUE_JWT_EXP", 3600)?,
-        };
+        let expiry_secs: u64 = vars.parse(&var::JWT_EXPIRY, 3600)?;
         if expiry_secs < 30 {
             return Err(ConfigError {
-                name: "JWT_EXPIRY",
+                name: var::JWT_EXPIRY.name(),
                 reason: "must be at least 30 seconds".into(),
             });
         }
 
-        let pool_size: usize = vars.parse("DB_POOL_SIZE", 10)?;
+        let pool_size: usize = vars.parse(&var::DB_POOL_SIZE, 10)?;
         if pool_size == 0 {
             return Err(ConfigError {
-                name: "DB_POOL_SIZE",
+                name: var::DB_POOL_SIZE.name(),
                 reason: "must be at least 1".into(),
             });
         }
 
         let schemas = vars
-            .get("PGRST_DB_SCHEMAS")
+            .get(&var::PGRST_DB_SCHEMAS)
             .map(|raw| split_list(&raw))
             .unwrap_or_else(|| vec!["public".to_owned()]);
         if schemas.is_empty() {
             return Err(ConfigError {
-                name: "PGRST_DB_SCHEMAS",
+                name: var::PGRST_DB_SCHEMAS.name(),
                 reason: "must name at least one schema".into(),
             });
         }
-        let max_rows: u64 = vars.parse("PGRST_DB_MAX_ROWS", 1000)?;
+        let max_rows: u64 = vars.parse(&var::PGRST_DB_MAX_ROWS, 1000)?;
         let head_limits = HeadLimits {
             max_uri_length: vars.parse_within(
-                "API_MAX_URI_LENGTH",
+                &var::API_MAX_URI_LENGTH,
                 16 * 1024,
                 HARD_MAX_URI_LENGTH,
             )?,
             max_header_size: vars.parse_within(
-                "API_MAX_HEADER_SIZE",
+                &var::API_MAX_HEADER_SIZE,
                 32 * 1024,
                 HARD_MAX_HEADER_SIZE,
             )?,
         };
         let client_timeouts = ClientTimeouts {
-            head: Duration::from_secs(vars.parse_within("API_HEAD_TIMEOUT", 5, 3600)? as u64),
+            head: Duration::from_secs(vars.parse_within(&var::API_HEAD_TIMEOUT, 5, 3600)? as u64),
             body_window: Duration::from_secs(
-                vars.parse_within("API_BODY_TIMEOUT", 30, 3600)? as u64
+                vars.parse_within(&var::API_BODY_TIMEOUT, 30, 3600)? as u64
             ),
         };
-        let auth = parse_auth(&vars, &external_url)?;
+        let auth = auth::parse_auth(&vars, &external_url)?;
 
         Ok(Settings {
             rest: RestSettings {
                 schemas,
                 extra_search_path: vars
-                    .get("PGRST_DB_EXTRA_SEARCH_PATH")
+                    .get(&var::PGRST_DB_EXTRA_SEARCH_PATH)
                     .map(|raw| split_list(&raw))
                     .unwrap_or_else(|| vec!["public".to_owned(), "extensions".to_owned()]),
                 // 0 means "no limit", as an unset db-max-rows does in PostgREST.
                 max_rows: (max_rows > 0).then_some(max_rows),
                 anon_role: vars
-                    .get("PGRST_DB_ANON_ROLE")
+                    .get(&var::PGRST_DB_ANON_ROLE)
                     .unwrap_or_else(|| "anon".to_owned()),
-                aggregates_enabled: vars.flag("PGRST_DB_AGGREGATES_ENABLED")?,
-                plan_enabled: vars.flag("PGRST_DB_PLAN_ENABLED")?,
+                aggregates_enabled: vars.flag(&var::PGRST_DB_AGGREGATES_ENABLED)?,
+                plan_enabled: vars.flag(&var::PGRST_DB_PLAN_ENABLED)?,
                 tx_end: vars
-                    .get("PGRST_DB_TX_END")
+                    .get(&var::PGRST_DB_TX_END)
                     .unwrap_or_else(|| "commit".to_owned()),
-                pre_request: vars.get("PGRST_DB_PRE_REQUEST"),
-                max_body_size: vars.parse("REST_MAX_BODY_SIZE", 10 * 1024 * 1024)?,
+                pre_request: vars.get(&var::PGRST_DB_PRE_REQUEST),
+                max_body_size: vars.parse(&var::REST_MAX_BODY_SIZE, 10 * 1024 * 1024)?,
             },
             api: ApiSettings {
-                host: vars.parse("API_HOST", IpAddr::from([0, 0, 0, 0]))?,
+                host: vars.parse(&var::API_HOST, IpAddr::from([0, 0, 0, 0]))?,
                 port,
                 external_url,
                 site_url,
                 additional_redirect_urls: vars
-                    .get("ADDITIONAL_REDIRECT_URLS")
-                    .or_else(|| vars.get("GOTRUE_URI_ALLOW_LIST"))
+                    .get(&var::ADDITIONAL_REDIRECT_URLS)
                     .map(|raw| split_list(&raw))
                     .unwrap_or_default(),
                 web_dir: vars
-                    .get("WEB_DIR")
+                    .get(&var::WEB_DIR)
                     .map(PathBuf::from)
                     .unwrap_or_else(|| PathBuf::from("frontend/dist")),
-                shutdown_timeout: Duration::from_secs(vars.parse("SHUTDOWN_TIMEOUT", 10)?),
-                inbox_allow_remote: vars.flag("INBOX_ALLOW_REMOTE")?,
-                api_key_required: vars.flag_or("API_KEY_REQUIRED", true)?,
+                shutdown_timeout: Duration::from_secs(vars.parse(&var::SHUTDOWN_TIMEOUT, 10)?),
+                inbox_allow_remote: vars.flag(&var::INBOX_ALLOW_REMOTE)?,
+                api_key_required: vars.flag_or(&var::API_KEY_REQUIRED, true)?,
                 head_limits,
                 client_timeouts,
             },
             database: DatabaseSettings {
                 url: database_url.map(SecretString::from),
-                port: vars.parse("DB_PORT", DEFAULT_DB_PORT)?,
+                port: vars.parse(&var::DB_PORT, DEFAULT_DB_PORT)?,
                 password: SecretString::from(password),
                 authenticator_password: SecretString::from(authenticator_password),
-                pg_bin_dir: vars.get("PG_BIN_DIR").map(PathBuf::from),
+                pg_bin_dir: vars.get(&var::PG_BIN_DIR).map(PathBuf::from),
                 pool_size,
-                pool_timeout: Duration::from_secs(vars.parse("DB_POOL_TIMEOUT", 10)?),
-                group_commit: vars.flag_or("DB_GROUP_COMMIT", true)?,
+                pool_timeout: Duration::from_secs(vars.parse(&var::DB_POOL_TIMEOUT, 10)?),
+                group_commit: vars.flag_or(&var::DB_GROUP_COMMIT, true)?,
             },
             jwt: JwtSettings {
                 secret: jwt_secret.map(SecretString::from),
                 expiry: Duration::from_secs(expiry_secs),
-                anon_key: vars.get("ANON_KEY").map(SecretString::from),
-                service_role_key: vars.get("SERVICE_ROLE_KEY").map(SecretString::from),
-                publishable_key: vars.get("PUBLISHABLE_KEY").map(SecretString::from),
-                secret_key: vars.get("SECRET_KEY").map(SecretString::from),
-                jwks: vars.get("JWT_JWKS"),
-                keys: vars.get("JWT_KEYS").or_else(|| vars.get("GOTRUE_JWT_KEYS")),
+                anon_key: vars.get(&var::ANON_KEY).map(SecretString::from),
+                service_role_key: vars.get(&var::SERVICE_ROLE_KEY).map(SecretString::from),
+                publishable_key: vars.get(&var::PUBLISHABLE_KEY).map(SecretString::from),
+                secret_key: vars.get(&var::SECRET_KEY).map(SecretString::from),
+                jwks: vars.get(&var::JWT_JWKS),
+                keys: vars.get(&var::JWT_KEYS),
                 signing_alg: match vars
-                    .get("JWT_SIGNING_ALG")
+                    .get(&var::JWT_SIGNING_ALG)
                     .map(|alg| alg.to_ascii_uppercase())
                     .as_deref()
                 {
@@ -525,7 +517,7 @@ impl Settings {
                     Some(alg @ ("ES256" | "RS256")) => alg.to_owned(),
                     Some(other) => {
                         return Err(ConfigError {
-                            name: "JWT_SIGNING_ALG",
+                            name: var::JWT_SIGNING_ALG.name(),
                             reason: format!("{other:?}: expected HS256, ES256 or RS256"),
                         });
                     }
@@ -533,31 +525,30 @@ impl Settings {
             },
             auth,
             smtp: SmtpSettings {
-                host: vars.get("SMTP_HOST"),
-                port: vars.parse("SMTP_PORT", 587)?,
-                user: vars.get("SMTP_USER"),
-                pass: vars.get("SMTP_PASS").map(SecretString::from),
+                host: vars.get(&var::SMTP_HOST),
+                port: vars.parse(&var::SMTP_PORT, 587)?,
+                user: vars.get(&var::SMTP_USER),
+                pass: vars.get(&var::SMTP_PASS).map(SecretString::from),
                 admin_email: vars
-                    .get("SMTP_ADMIN_EMAIL")
+                    .get(&var::SMTP_ADMIN_EMAIL)
                     .unwrap_or_else(|| "no-reply@cielo.local".to_owned()),
                 sender_name: vars
-                    .get("SMTP_SENDER_NAME")
+                    .get(&var::SMTP_SENDER_NAME)
                     .unwrap_or_else(|| "Cielo".to_owned()),
             },
             log: LogSettings {
                 json: vars
-                    .get("LOG_FORMAT")
+                    .get(&var::LOG_FORMAT)
                     .is_some_and(|format| format.eq_ignore_ascii_case("json")),
                 filter: vars
-                    .get("RUST_LOG")
-                    .or_else(|| vars.get("LOG_LEVEL"))
+                    .get(&var::RUST_LOG)
                     .unwrap_or_else(|| "info".to_owned()),
             },
             data_dir: vars
-                .get("DATA_DIR")
+                .get(&var::DATA_DIR)
                 .map(PathBuf::from)
                 .unwrap_or_else(|| PathBuf::from(".data")),
-            seed_demo: vars.flag_or("SEED_DEMO", true)?,
+            seed_demo: vars.flag_or(&var::SEED_DEMO, true)?,
         })
     }
 
@@ -591,307 +582,6 @@ impl Settings {
             )),
         }
     }
-}
-
-fn parse_auth(vars: &Vars<'_>, external_url: &Url) -> Result<AuthSettings, ConfigError> {
-    // Supabase's `.env` name first, then GoTrue's own (with and without `GOTRUE_`).
-    let pick = |names: &[&'static str]| -> Option<&'static str> {
-        names.iter().copied().find(|name| vars.get(name).is_some())
-    };
-    let flag = |names: &[&'static str], default: bool| -> Result<bool, ConfigError> {
-        match pick(names) {
-            Some(name) => vars.flag_or(name, default),
-            None => Ok(default),
-        }
-    };
-    let number = |names: &[&'static str], default: u64| -> Result<u64, ConfigError> {
-        match pick(names) {
-            Some(name) => vars.parse(name, default),
-            None => Ok(default),
-        }
-    };
-    let duration = |names: &[&'static str], default: Duration| -> Result<Duration, ConfigError> {
-        match pick(names) {
-            Some(name) => parse_duration(name, &vars.get(name).unwrap_or_default()),
-            None => Ok(default),
-        }
-    };
-    let text = |names: &[&'static str]| pick(names).and_then(|name| vars.get(name));
-
-    let api_root = external_url.as_str().trim_end_matches('/').to_owned();
-    let url_path = |names: &[&'static str]| text(names).unwrap_or_else(|| "/auth/v1/verify".into());
-    let otp_length = number(&["MAILER_OTP_LENGTH", "GOTRUE_MAILER_OTP_LENGTH"], 6)?;
-    if !(6..=10).contains(&otp_length) {
-        return Err(ConfigError {
-            name: "MAILER_OTP_LENGTH",
-            reason: "must be between 6 and 10".into(),
-        });
-    }
-    let mut templates = MailerTemplates {
-        dir: text(&["MAILER_TEMPLATES_DIR"]).map(PathBuf::from),
-        ..MailerTemplates::default()
-    };
-    for name in MAIL_TEMPLATES {
-        let upper = name.to_ascii_uppercase();
-        for prefix in ["MAILER_SUBJECTS_", "GOTRUE_MAILER_SUBJECTS_"] {
-            if let Some(subject) = vars.get(&format!("{prefix}{upper}")) {
-                templates.subjects.push(((*name).to_owned(), subject));
-                break;
-            }
-        }
-        for prefix in ["MAILER_TEMPLATES_", "GOTRUE_MAILER_TEMPLATES_"] {
-            if let Some(file) = vars.get(&format!("{prefix}{upper}")) {
-                templates
-                    .files
-                    .push(((*name).to_owned(), PathBuf::from(file)));
-                break;
-            }
-        }
-    }
-    let required = text(&[
-        "PASSWORD_REQUIRED_CHARACTERS",
-        "GOTRUE_PASSWORD_REQUIRED_CHARACTERS",
-    ])
-    .map(|raw| {
-        raw.split(':')
-            .filter(|set| !set.is_empty())
-            .map(str::to_owned)
-            .collect()
-    })
-    .unwrap_or_default();
-    let rate = |names: &[&'static str], default: u64| -> Result<u32, ConfigError> {
-        let value = number(names, default)?;
-        Ok(u32::try_from(value).unwrap_or(u32::MAX))
-    };
-    let db_encryption = {
-        let encrypt = flag(
-            &[
-                "SECURITY_DB_ENCRYPTION_ENCRYPT",
-                "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPT",
-            ],
-            false,
-        )?;
-        let key_id = text(&[
-            "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
-            "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
-        ])
-        .unwrap_or_default();
-        let mut decryption_keys = std::collections::HashMap::new();
-        const DECRYPTION: &str = "SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS";
-        let listed = text(&[DECRYPTION, "GOTRUE_SECURITY_DB_ENCRYPTION_DECRYPTION_KEYS"]);
-        for pair in listed.iter().flat_map(|raw| raw.split(',')) {
-            let Some((id, key)) = pair.split_once(':') else {
-                return Err(ConfigError {
-                    name: DECRYPTION,
-                    reason: "expected key_id:key pairs separated by commas".into(),
-                });
-            };
-            let id = id.trim().to_owned();
-            let key = db_encryption_key(DECRYPTION, &id, key)?;
-            decryption_keys.insert(id, key);
-        }
-        let mut encryption_key = [0u8; 32];
-        if encrypt {
-            const KEY: &str = "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY";
-            if key_id.is_empty() {
-                return Err(ConfigError {
-                    name: "SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY_ID",
-                    reason: "encryption key ID must be specified".into(),
-                });
-            }
-            let raw =
-                text(&[KEY, "GOTRUE_SECURITY_DB_ENCRYPTION_ENCRYPTION_KEY"]).unwrap_or_default();
-            encryption_key = db_encryption_key(KEY, &key_id, &raw)?;
-            decryption_keys.insert(key_id.clone(), encryption_key);
-        }
-        (encrypt || !decryption_keys.is_empty()).then_some(DbEncryption {
-            encrypt,
-            encryption_key_id: key_id,
-            encryption_key,
-            decryption_keys,
-        })
-    };
-    Ok(AuthSettings {
-        db_encryption,
-        jwt_issuer: text(&["JWT_ISSUER", "GOTRUE_JWT_ISSUER"])
-            .unwrap_or_else(|| format!("{api_root}/auth/v1")),
-        jwt_aud: text(&["JWT_AUD", "GOTRUE_JWT_AUD"]).unwrap_or_else(|| "authenticated".into()),
-        default_role: text(&["JWT_DEFAULT_GROUP_NAME", "GOTRUE_JWT_DEFAULT_GROUP_NAME"])
-            .unwrap_or_else(|| "authenticated".into()),
-        admin_roles: text(&["JWT_ADMIN_ROLES", "GOTRUE_JWT_ADMIN_ROLES"])
-            .map(|raw| split_list(&raw))
-            .unwrap_or_else(|| vec!["service_role".into(), "supabase_admin".into()]),
-        disable_signup: flag(&["DISABLE_SIGNUP", "GOTRUE_DISABLE_SIGNUP"], false)?,
-        email_enabled: flag(
-            &["ENABLE_EMAIL_SIGNUP", "GOTRUE_EXTERNAL_EMAIL_ENABLED"],
-            true,
-        )?,
-        autoconfirm: flag(
-            &["ENABLE_EMAIL_AUTOCONFIRM", "GOTRUE_MAILER_AUTOCONFIRM"],
-            false,
-        )?,
-        anonymous_enabled: flag(
-            &[
-                "ENABLE_ANONYMOUS_USERS",
-                "GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED",
-            ],
-            false,
-        )?,
-        phone_enabled: flag(
-            &["ENABLE_PHONE_SIGNUP", "GOTRUE_EXTERNAL_PHONE_ENABLED"],
-            false,
-        )?,
-        phone_autoconfirm: flag(
-            &["ENABLE_PHONE_AUTOCONFIRM", "GOTRUE_SMS_AUTOCONFIRM"],
-            false,
-        )?,
-        password_min_length: number(&["PASSWORD_MIN_LENGTH", "GOTRUE_PASSWORD_MIN_LENGTH"], 6)?
-            .max(6) as usize,
-        password_required_characters: required,
-        secure_password_change: flag(
-            &[
-                "SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION",
-                "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION",
-            ],
-            false,
-        )?,
-        require_current_password: flag(
-            &[
-                "SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD",
-                "GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD",
-            ],
-            false,
-        )?,
-        secure_email_change: flag(
-            &[
-                "MAILER_SECURE_EMAIL_CHANGE_ENABLED",
-                "GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED",
-            ],
-            true,
-        )?,
-        refresh_token_rotation: flag(
-            &[
-                "SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
-                "GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED",
-            ],
-            true,
-        )?,
-        refresh_token_reuse_interval: Duration::from_secs(number(
-            &[
-                "SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
-                "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
-            ],
-            10,
-        )?),
-        otp_expiry: Duration::from_secs(number(
-            &["MAILER_OTP_EXP", "GOTRUE_MAILER_OTP_EXP"],
-            3600,
-        )?),
-        otp_length: otp_length as usize,
-        max_frequency: duration(
-            &["SMTP_MAX_FREQUENCY", "GOTRUE_SMTP_MAX_FREQUENCY"],
-            Duration::from_secs(60),
-        )?,
-        flow_state_expiry: duration(
-            &[
-                "EXTERNAL_FLOW_STATE_EXPIRY_DURATION",
-                "GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION",
-            ],
-            Duration::from_secs(300),
-        )?
-        .max(Duration::from_secs(300)),
-        url_paths: MailerUrlPaths {
-            confirmation: url_path(&[
-                "MAILER_URLPATHS_CONFIRMATION",
-                "GOTRUE_MAILER_URLPATHS_CONFIRMATION",
-            ]),
-            invite: url_path(&["MAILER_URLPATHS_INVITE", "GOTRUE_MAILER_URLPATHS_INVITE"]),
-            recovery: url_path(&[
-                "MAILER_URLPATHS_RECOVERY",
-                "GOTRUE_MAILER_URLPATHS_RECOVERY",
-            ]),
-            email_change: url_path(&[
-                "MAILER_URLPATHS_EMAIL_CHANGE",
-                "GOTRUE_MAILER_URLPATHS_EMAIL_CHANGE",
-            ]),
-        },
-        templates,
-        rate_limits: AuthRateLimits {
-            email_sent_per_hour: rate(
-                &["RATE_LIMIT_EMAIL_SENT", "GOTRUE_RATE_LIMIT_EMAIL_SENT"],
-                30,
-            )?,
-            token_per_5_min: rate(
-                &[
-                    "RATE_LIMIT_TOKEN_REFRESH",
-                    "GOTRUE_RATE_LIMIT_TOKEN_REFRESH",
-                ],
-                150,
-            )?,
-            verify_per_5_min: rate(&["RATE_LIMIT_VERIFY", "GOTRUE_RATE_LIMIT_VERIFY"], 30)?,
-            otp_per_5_min: rate(&["RATE_LIMIT_OTP", "GOTRUE_RATE_LIMIT_OTP"], 30)?,
-            anonymous_per_hour: rate(
-                &[
-                    "RATE_LIMIT_ANONYMOUS_USERS",
-                    "GOTRUE_RATE_LIMIT_ANONYMOUS_USERS",
-                ],
-                30,
-            )?,
-            mfa_per_minute: rate(
-                &[
-                    "MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
-                    "GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY",
-                ],
-                15,
-            )?,
-            header: text(&["RATE_LIMIT_HEADER", "GOTRUE_RATE_LIMIT_HEADER"]),
-        },
-        mfa: MfaSettings {
-            totp_enroll_enabled: flag(
-                &["MFA_TOTP_ENROLL_ENABLED", "GOTRUE_MFA_TOTP_ENROLL_ENABLED"],
-                true,
-            )?,
-            totp_verify_enabled: flag(
-                &["MFA_TOTP_VERIFY_ENABLED", "GOTRUE_MFA_TOTP_VERIFY_ENABLED"],
-                true,
-            )?,
-            max_enrolled_factors: number(
-                &[
-                    "MFA_MAX_ENROLLED_FACTORS",
-                    "GOTRUE_MFA_MAX_ENROLLED_FACTORS",
-                ],
-                10,
-            )? as usize,
-            max_verified_factors: number(
-                &[
-                    "MFA_MAX_VERIFIED_FACTORS",
-                    "GOTRUE_MFA_MAX_VERIFIED_FACTORS",
-                ],
-                10,
-            )? as usize,
-            // GoTrue raises shorter lifetimes to its defaults.
-            challenge_expiry: Duration::from_secs(number(
-                &[
-                    "MFA_CHALLENGE_EXPIRY_DURATION",
-                    "GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION",
-                ],
-                300,
-            )?)
-            .max(Duration::from_secs(300)),
-            factor_expiry: duration(
-                &[
-                    "MFA_FACTOR_EXPIRY_DURATION",
-                    "GOTRUE_MFA_FACTOR_EXPIRY_DURATION",
-                ],
-                Duration::from_secs(300),
-            )?
-            .max(Duration::from_secs(300)),
-        },
-        hash_concurrency: match number(&["AUTH_HASH_CONCURRENCY"], 0)? {
-            0 => std::thread::available_parallelism().map_or(2, usize::from),
-            n => n as usize,
-        },
-    })
 }
 
 /// Durations as GoTrue writes them (`60s`, `1m`, `1h30m`, `500ms`) or plain seconds.
@@ -930,31 +620,39 @@ pub fn parse_duration(name: &'static str, raw: &str) -> Result<Duration, ConfigE
     Ok(total)
 }
 
-/// Lookup helper that treats empty values as unset (as Compose does with `VAR=`).
+/// Lookup of listed variables that treats empty values as unset (as Compose does with
+/// `VAR=`). A variable set under several names is read under the first one set, and its
+/// errors name that one.
 struct Vars<'a>(&'a dyn Fn(&str) -> Option<String>);
 
 impl Vars<'_> {
-    fn get(&self, name: &str) -> Option<String> {
-        (self.0)(name)
-            .map(|value| value.trim().to_owned())
-            .filter(|value| !value.is_empty())
+    /// The first of the variable's names that is set, with its value.
+    fn find(&self, variable: &Variable) -> Option<(&'static str, String)> {
+        variable.names().find_map(|name| {
+            (self.0)(name)
+                .map(|value| value.trim().to_owned())
+                .filter(|value| !value.is_empty())
+                .map(|value| (name, value))
+        })
+    }
+
+    fn get(&self, variable: &Variable) -> Option<String> {
+        self.find(variable).map(|(_, value)| value)
     }
 
     /// Booleans as Compose files write them: true/false, 1/0, yes/no.
-    fn flag(&self, name: &'static str) -> Result<bool, ConfigError> {
-        self.flag_or(name, false)
+    fn flag(&self, variable: &Variable) -> Result<bool, ConfigError> {
+        self.flag_or(variable, false)
     }
 
-    fn flag_or(&self, name: &'static str, default: bool) -> Result<bool, ConfigError> {
-        match self
-            .get(name)
-            .map(|raw| raw.to_ascii_lowercase())
-            .as_deref()
-        {
-            None => Ok(default),
-            Some("false" | "0" | "no" | "off") => Ok(false),
-            Some("true" | "1" | "yes" | "on") => Ok(true),
-            Some(other) => Err(ConfigError {
+    fn flag_or(&self, variable: &Variable, default: bool) -> Result<bool, ConfigError> {
+        let Some((name, raw)) = self.find(variable) else {
+            return Ok(default);
+        };
+        match raw.to_ascii_lowercase().as_str() {
+            "false" | "0" | "no" | "off" => Ok(false),
+            "true" | "1" | "yes" | "on" => Ok(true),
+            other => Err(ConfigError {
                 name,
                 reason: format!("{other:?}: expected true or false"),
             }),
@@ -964,31 +662,39 @@ impl Vars<'_> {
     /// A whole number from 1 to `max`.
     fn parse_within(
         &self,
-        name: &'static str,
+        variable: &Variable,
         default: usize,
         max: usize,
     ) -> Result<usize, ConfigError> {
-        let value: usize = self.parse(name, default)?;
+        let value: usize = self.parse(variable, default)?;
         if value == 0 || value > max {
             return Err(ConfigError {
-                name,
+                name: variable.name(),
                 reason: format!("{value}: must be from 1 to {max}"),
             });
         }
         Ok(value)
     }
 
-    fn parse<T>(&self, name: &'static str, default: T) -> Result<T, ConfigError>
+    fn parse<T>(&self, variable: &Variable, default: T) -> Result<T, ConfigError>
     where
         T: FromStr,
         T::Err: std::fmt::Display,
     {
-        match self.get(name) {
+        match self.find(variable) {
             None => Ok(default),
-            Some(raw) => raw.parse().map_err(|error: T::Err| ConfigError {
+            Some((name, raw)) => raw.parse().map_err(|error: T::Err| ConfigError {
                 name,
                 reason: format!("{raw:?}: {error}"),
             }),
+        }
+    }
+
+    /// A [`parse_duration`] duration.
+    fn duration(&self, variable: &Variable, default: Duration) -> Result<Duration, ConfigError> {
+        match self.find(variable) {
+            None => Ok(default),
+            Some((name, raw)) => parse_duration(name, &raw),
         }
     }
 }
@@ -1010,7 +716,7 @@ fn parse_url(name: &'static str, raw: &str) -> Result<Url, ConfigError> {
 fn validate_database_url(raw: &str) -> Result<(), ConfigError> {
     let parsed: Result<tokio_postgres::Config, _> = raw.parse();
     parsed.map(|_| ()).map_err(|error| ConfigError {
-        name: "DATABASE_URL",
+        name: var::DATABASE_URL.name(),
         reason: format!("not a PostgreSQL connection string: {error}"),
     })
 }
@@ -1127,6 +833,16 @@ mod tests {
         )])
         .unwrap();
         assert!(!s.auth.db_encryption.unwrap().encrypt);
+    }
+
+    #[test]
+    fn errors_name_the_alias_that_was_set() {
+        let error = settings(&[("GOTRUE_MFA_MAX_ENROLLED_FACTORS", "many")]).unwrap_err();
+        assert_eq!(error.name, "GOTRUE_MFA_MAX_ENROLLED_FACTORS");
+        let error = settings(&[("GOTRUE_JWT_EXP", "soon")]).unwrap_err();
+        assert_eq!(error.name, "GOTRUE_JWT_EXP");
+        let error = settings(&[("GOTRUE_SITE_URL", "ftp://x")]).unwrap_err();
+        assert_eq!(error.name, "SITE_URL");
     }
 
     #[test]

@@ -36,11 +36,22 @@ enum Command {
     },
     /// Apply pending database migrations and exit.
     Migrate,
+    /// About the settings themselves.
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
     /// Manage the JWT signing keys (needs the running stack, or DATABASE_URL).
     SigningKeys {
         #[command(subcommand)]
         action: KeysAction,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum ConfigAction {
+    /// Print docs/configuration.md: every environment variable, its default and meaning.
+    Docs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -63,6 +74,13 @@ enum KeysAction {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Documenting the settings must work whatever the environment holds.
+    if let Some(Command::Config {
+        action: ConfigAction::Docs,
+    }) = cli.command
+    {
+        return config_docs();
+    }
     let settings = match Settings::from_env() {
         Ok(settings) => settings,
         Err(error) => return fail(&error),
@@ -73,6 +91,7 @@ fn main() -> ExitCode {
         Command::Status { output } => status(&settings, output),
         Command::Serve => run_async(startup::serve(settings)),
         Command::Migrate => run_async(startup::migrate_only(settings)),
+        Command::Config { .. } => config_docs(),
         Command::SigningKeys { action } => signing_keys(&settings, action),
     }
 }
@@ -130,4 +149,10 @@ fn fail(error: &dyn std::error::Error) -> ExitCode {
         source = cause.source();
     }
     ExitCode::FAILURE
+}
+
+#[allow(clippy::print_stdout)]
+fn config_docs() -> ExitCode {
+    print!("{}", gateway::config::variables::markdown());
+    ExitCode::SUCCESS
 }

@@ -1,12 +1,8 @@
-//! A middleware run only for the requests it has work for.
+//! A middleware run only for the requests it has work for: [`Selective`] hands the others
+//! (CORS without `Origin`, compression without `Accept-Encoding`) straight to the inner
+//! service, with an optional fixed header in place of what the middleware would have added.
 //!
-//! actix-web's middleware sees every request. CORS has nothing to do for a request without
-//! `Origin` (browsers send one on every cross-origin request and every preflight), and
-//! compression nothing for a client that sent no `Accept-Encoding`. Yet together they cost
-//! ~3 % of a single-row read's instructions, and CORS also added ~370 bytes of headers that
-//! only a browser's CORS check reads. [`Selective`] hands such requests straight to the
-//! inner service, with an optional fixed header in place of what the middleware would have
-//! added.
+//! Why it works this way: docs/decisions/0005-selective-middleware.md.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -1,58 +1,16 @@
 //! Request transactions of one worker, sent several to a connection when all of its
-//! connections are busy.
+//! connections are busy. A transaction is queued, and at most `runners` tasks each take a
+//! connection from the worker's pool and send what is queued in one write (a transaction
+//! goes alone while a runner is free), each transaction still ending with its own `Sync`
+//! so that its settings, locks and errors end with it ([`wire::Connection::pipelines`]).
+//! Writes in a batch are group-committed (`DB_GROUP_COMMIT`): each commits without waiting
+//! for its WAL flush ([`Commit::Early`]) and the batch's [`FLUSH`] waits for the flush
+//! before anyone is answered. Only transactions that end with their statements are queued
+//! here; a transaction no runner has taken within `DB_POOL_TIMEOUT` gets the pool's
+//! time-out, and one whose request is cancelled after its batch left still runs.
 //!
-//! Why: for a short transaction, much of what PostgreSQL spends goes to being woken, reading
-//! the request's messages and answering, once per transaction. A backend handed several
-//! transactions in one message runs them in one pass. On the benchmark's single-row read
-//! (the settings statement and the select, one `Sync`), PostgreSQL spent ~125–145 µs of CPU
-//! per transaction sent one at a time on 32 connections, and ~90–100 µs sent two to four at
-//! a time on 8–16 connections.
-//!
-//! What does not change: each transaction ends with its own `Sync`, so it is an implicit
-//! transaction of its own, committed (or rolled back) before the next one starts: its
-//! settings (role, claims, `search_path`, …) and locks end with it, and an error in it
-//! skips only the rest of it ([`wire::Connection::pipelines`]). Only transactions that end
-//! with their statements are queued here; a write whose outcome must be checked before it
-//! commits keeps a connection for itself.
-//!
-//! Writes in a batch are group-committed (`DB_GROUP_COMMIT`, on by default). A write's
-//! commit waits for the WAL to be flushed past its commit record, and a backend runs the
-//! transactions it is handed one after the other, so writes sent together would each wait
-//! for a flush of their own, the later ones behind the earlier ones. Instead, every write of
-//! a batch commits without waiting (`synchronous_commit` off for that transaction alone,
-//! [`Commit::Early`]), and the batch ends with one more transaction of its own, [`FLUSH`],
-//! whose commit waits, as the session's `synchronous_commit` says, until the WAL is flushed
-//! past it, and so past every commit before it. Nobody in the batch is answered before that
-//! flush: every write a client is told about is as durable as if it had waited for its own
-//! flush, and a flush that fails after a write of the batch committed fails every answer of
-//! the batch (the connection's error, a client's 503). The one difference from waiting write by write: for the instant between a
-//! write's commit and the flush (well under a millisecond), another session may already
-//! read its rows; were PostgreSQL to crash in that instant, such a write, never
-//! acknowledged, would be gone although someone read it (InnoDB commits the same way:
-//! changes visible at commit, the client answered after the log flush). Writes a batch does
-//! not hold (alone on a free connection, or checked before they commit) wait for their own
-//! flush as always.
-//!
-//! On the benchmark's single-row insert at 32 connections, grouped batches of up to eight
-//! gave 1.38× the inserts/s of batches of two that flush write by write (`make bench`,
-//! `gw_insert / gw_insert_flush_each`), PostgreSQL spending ~60 µs per insert instead of
-//! ~89: a commit that waits puts its backend to sleep and wakes it again. With group
-//! commit off, a batch with a write in it holds at most [`MAX_BATCH_WITH_WRITES`]: each
-//! write's flush then holds up the transactions after it in the same batch, while the
-//! worker's other connections could be committing them alongside (batches of two gave ~12 %
-//! more inserts/s than one per write; batches of eight, fewer).
-//!
-//! How: a transaction is queued, and at most `runners` tasks each take a connection from
-//! the worker's pool and send what is queued in one write. While a runner is free, a
-//! transaction goes alone as soon as it arrives; transactions wait in the queue only while
-//! every runner is busy, and then leave together on the first connection that comes back.
-//! A runner returns its connection to the pool after every batch, so writes that keep a
-//! connection for themselves get their turn. Runners are tasks of their own: a request
-//! cancelled while its batch is out (the client went away) does not cut the batch short,
-//! its transaction runs (and a write commits) and its answer is dropped; one cancelled
-//! while still queued is not sent. A transaction no runner has taken within the pool's
-//! wait (`DB_POOL_TIMEOUT`) gets the pool's time-out, as a request waiting for a
-//! connection does.
+//! Why it works this way: docs/decisions/0001-pipelined-batches.md and
+//! docs/decisions/0002-group-commit.md.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -71,8 +29,8 @@ const UNANSWERED: Reply = Ok(Err(wire::Error::Closed));
 
 /// Most transactions sent in one write: a long read in a batch delays the ones after it.
 pub const MAX_BATCH: usize = 8;
-/// Most transactions sent in one write when one of them writes and group commit is off (see
-/// the module docs).
+/// Most transactions sent in one write when one of them writes and group commit is off: each
+/// write's flush holds up the transactions after it (docs/decisions/0001-pipelined-batches.md).
 pub const MAX_BATCH_WITH_WRITES: usize = 2;
 
 /// The transaction that ends a group-committed batch. Setting a sequence writes a WAL record
@@ -176,8 +134,8 @@ pub struct TransactionBatches {
     queue: RefCell<VecDeque<Job>>,
     runners: Cell<usize>,
     max_runners: usize,
-    /// Whether writes sent together are group-committed (see the module docs); turned off
-    /// if the flush cannot run.
+    /// Whether writes sent together are group-committed (docs/decisions/0002-group-commit.md);
+    /// turned off if the flush cannot run.
     group_commit: Cell<bool>,
     /// The pool's wait for a connection (`DB_POOL_TIMEOUT`): also the longest a transaction
     /// stays queued.

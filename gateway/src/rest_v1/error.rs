@@ -158,236 +158,145 @@ impl ApiError {
     }
 
     pub fn status(&self) -> StatusCode {
-        match self {
-            ApiError::Parse { .. }
-            | ApiError::InvalidBody(_)
-            | ApiError::NotEmbedded(_)
-            | ApiError::RelatedOrderNotToOne { .. }
-            | ApiError::InvalidPreferences(_)
-            | ApiError::AggregatesDisabled
-            | ApiError::NotImplemented(_)
-            | ApiError::NoRelationship { .. }
-            | ApiError::PutLimit
-            | ApiError::PutMismatch
-            | ApiError::MaxAffected { .. }
-            | ApiError::MaxAffectedNeedsSet
-            | ApiError::UnknownColumn { .. } => StatusCode::BAD_REQUEST,
-            ApiError::PutFilters => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::FunctionNotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::AmbiguousFunction(_) => StatusCode::MULTIPLE_CHOICES,
-            ApiError::Raised { status, .. } => {
-                StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-            }
-            ApiError::RaiseUnparsable { .. } => StatusCode::INTERNAL_SERVER_ERROR,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => {
-                StatusCode::RANGE_NOT_SATISFIABLE
-            }
-            ApiError::InvalidSchema { .. }
-            | ApiError::UnsupportedMediaType(_)
-            | ApiError::Singular { .. } => StatusCode::NOT_ACCEPTABLE,
-            ApiError::UnsupportedMethod(_) | ApiError::RpcMethod(_) => {
-                StatusCode::METHOD_NOT_ALLOWED
-            }
-            ApiError::InvalidPath | ApiError::TableNotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::AmbiguousRelationship { .. } => StatusCode::MULTIPLE_CHOICES,
-            ApiError::Jwt(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Database { error, anonymous } => status_for_sqlstate(error, *anonymous),
-            ApiError::ConnectionFailed(_) | ApiError::ConnectionLost(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiError::PoolTimeout => StatusCode::GATEWAY_TIMEOUT,
-            ApiError::InvalidResponseHeaders
-            | ApiError::InvalidResponseStatus
-            | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.describe().status
     }
 
     pub fn code(&self) -> String {
-        match self {
-            ApiError::Parse { .. } => "PGRST100",
-            ApiError::RpcMethod(_) => "PGRST101",
-            ApiError::InvalidBody(_) => "PGRST102",
-            ApiError::PutFilters => "PGRST105",
-            ApiError::PutLimit => "PGRST114",
-            ApiError::PutMismatch => "PGRST115",
-            ApiError::MaxAffected { .. } => "PGRST124",
-            ApiError::MaxAffectedNeedsSet => "PGRST128",
-            ApiError::FunctionNotFound { .. } => "PGRST202",
-            ApiError::AmbiguousFunction(_) => "PGRST203",
-            ApiError::UnknownColumn { .. } => "PGRST204",
-            ApiError::Raised { body, .. } => {
-                return body["code"].as_str().unwrap_or_default().to_owned();
-            }
-            ApiError::RaiseUnparsable { .. } => "PGRST121",
-            ApiError::PayloadTooLarge(_) => "PGRST413",
-            ApiError::InvalidRange(_) | ApiError::OffsetBeyondTotal { .. } => "PGRST103",
-            ApiError::InvalidSchema { .. } => "PGRST106",
-            ApiError::UnsupportedMediaType(_) => "PGRST107",
-            ApiError::NotEmbedded(_) => "PGRST108",
-            ApiError::Singular { .. } => "PGRST116",
-            ApiError::UnsupportedMethod(_) => "PGRST117",
-            ApiError::RelatedOrderNotToOne { .. } => "PGRST118",
-            ApiError::InvalidPreferences(_) => "PGRST122",
-            ApiError::AggregatesDisabled => "PGRST123",
-            ApiError::InvalidPath => "PGRST125",
-            ApiError::NotImplemented(_) => "PGRST127",
-            ApiError::NoRelationship { .. } => "PGRST200",
-            ApiError::AmbiguousRelationship { .. } => "PGRST201",
-            ApiError::TableNotFound { .. } => "PGRST205",
-            ApiError::Jwt(JwtError::Invalid { .. }) => "PGRST301",
-            ApiError::Jwt(JwtError::Claims(_)) => "PGRST303",
-            ApiError::Database { error, .. } => return error.code.clone(),
-            ApiError::ConnectionFailed(_) => "PGRST000",
-            ApiError::ConnectionLost(_) => "PGRST001",
-            ApiError::PoolTimeout => "PGRST003",
-            ApiError::InvalidResponseHeaders => "PGRST111",
-            ApiError::InvalidResponseStatus => "PGRST112",
-            ApiError::Internal(_) => "PGRSTX00",
-        }
-        .to_owned()
+        self.describe().code
     }
 
-    /// `(message, details, hint)`; `details` may be structured (PGRST201).
-    fn parts(&self) -> (String, Value, Option<String>) {
-        let text = |s: &str| Value::String(s.to_owned());
+    /// Everything the client is told about this error, in one place per error.
+    fn describe(&self) -> Described {
+        use StatusCode as S;
         match self {
-            ApiError::Parse { message, details } => (message.clone(), text(details), None),
-            ApiError::InvalidBody(message) => (message.clone(), Value::Null, None),
-            ApiError::PutFilters => (
-                "Filters must include all and only primary key columns with 'eq' operators".to_owned(),
-                Value::Null,
-                None,
+            ApiError::Parse { message, details } => {
+                Described::new(S::BAD_REQUEST, "PGRST100", message).details(details.as_str())
+            }
+            ApiError::RpcMethod(method) => Described::new(
+                S::METHOD_NOT_ALLOWED,
+                "PGRST101",
+                format!("Cannot use the {method} method on RPC"),
             ),
-            ApiError::PutLimit => (
-                "limit/offset querystring parameters are not allowed for PUT".to_owned(),
-                Value::Null,
-                None,
+            ApiError::InvalidBody(message) => Described::new(S::BAD_REQUEST, "PGRST102", message),
+            ApiError::InvalidRange(details) => Described::new(
+                S::RANGE_NOT_SATISFIABLE,
+                "PGRST103",
+                "Requested range not satisfiable",
+            )
+            .details(*details),
+            ApiError::OffsetBeyondTotal { offset, total } => Described::new(
+                S::RANGE_NOT_SATISFIABLE,
+                "PGRST103",
+                "Requested range not satisfiable",
+            )
+            .details(format!(
+                "An offset of {offset} was requested, but there are only {total} rows."
+            )),
+            ApiError::PutFilters => Described::new(
+                S::METHOD_NOT_ALLOWED,
+                "PGRST105",
+                "Filters must include all and only primary key columns with 'eq' operators",
             ),
-            ApiError::PutMismatch => (
-                "Payload values do not match URL in primary key column(s)".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::MaxAffected { rows } => (
-                "Query result exceeds max-affected preference constraint".to_owned(),
-                text(&format!("The query affects {rows} rows")),
-                None,
-            ),
-            ApiError::MaxAffectedNeedsSet => (
-                "Function must return SETOF or TABLE when max-affected preference is used with handling=strict".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::FunctionNotFound {
-                message,
-                details,
-                hint,
-            } => (message.clone(), text(details), hint.clone()),
-            ApiError::AmbiguousFunction(candidates) => (
-                format!(
-                    "Could not choose the best candidate function between: {}",
-                    candidates.join(", ")
-                ),
-                Value::Null,
-                Some("Try renaming the parameters or the function itself in the database so function overloading can be resolved".to_owned()),
-            ),
-            ApiError::UnknownColumn { column, table } => (
-                format!("Could not find the '{column}' column of '{table}' in the schema cache"),
-                Value::Null,
-                None,
-            ),
-            ApiError::Raised { body, .. } => (
-                body["message"].as_str().unwrap_or_default().to_owned(),
-                body.get("details").cloned().unwrap_or(Value::Null),
-                body.get("hint").and_then(Value::as_str).map(str::to_owned),
-            ),
-            ApiError::RaiseUnparsable { details, hint } => (
-                "Could not parse JSON in the \"RAISE SQLSTATE 'PGRST'\" error".to_owned(),
-                text(details),
-                Some(hint.clone()),
-            ),
-            ApiError::PayloadTooLarge(limit) => (
-                "Payload Too Large".to_owned(),
-                text(&format!("The request body exceeds the limit of {limit} bytes")),
-                Some("Send a smaller body, or raise REST_MAX_BODY_SIZE".to_owned()),
-            ),
-            ApiError::InvalidRange(details) => (
-                "Requested range not satisfiable".to_owned(),
-                text(details),
-                None,
-            ),
-            ApiError::OffsetBeyondTotal { offset, total } => (
-                "Requested range not satisfiable".to_owned(),
-                text(&format!(
-                    "An offset of {offset} was requested, but there are only {total} rows."
-                )),
-                None,
-            ),
-            ApiError::InvalidSchema { schema, exposed } => (
+            ApiError::InvalidSchema { schema, exposed } => Described::new(
+                S::NOT_ACCEPTABLE,
+                "PGRST106",
                 format!("Invalid schema: {schema}"),
-                Value::Null,
-                Some(format!(
-                    "Only the following schemas are exposed: {}",
-                    exposed.join(", ")
-                )),
-            ),
-            ApiError::UnsupportedMediaType(types) => (
+            )
+            .hint(format!(
+                "Only the following schemas are exposed: {}",
+                exposed.join(", ")
+            )),
+            ApiError::UnsupportedMediaType(types) => Described::new(
+                S::NOT_ACCEPTABLE,
+                "PGRST107",
                 format!(
                     "None of these media types are available: {}",
                     types.join(", ")
                 ),
-                Value::Null,
-                None,
             ),
-            ApiError::NotEmbedded(name) => (
+            ApiError::NotEmbedded(name) => Described::new(
+                S::BAD_REQUEST,
+                "PGRST108",
                 format!("'{name}' is not an embedded resource in this request"),
-                Value::Null,
-                Some(format!(
-                    "Verify that '{name}' is included in the 'select' query parameter."
-                )),
+            )
+            .hint(format!(
+                "Verify that '{name}' is included in the 'select' query parameter."
+            )),
+            ApiError::InvalidResponseHeaders => Described::new(
+                S::INTERNAL_SERVER_ERROR,
+                "PGRST111",
+                "response.headers guc must be a JSON array composed of objects with a single key and a string value",
             ),
-            ApiError::Singular { rows } => (
-                "Cannot coerce the result to a single JSON object".to_owned(),
-                text(&format!("The result contains {rows} rows")),
-                None,
+            ApiError::InvalidResponseStatus => Described::new(
+                S::INTERNAL_SERVER_ERROR,
+                "PGRST112",
+                "response.status guc must be a valid status code",
             ),
-            ApiError::RpcMethod(method) => (
-                format!("Cannot use the {method} method on RPC"),
-                Value::Null,
-                None,
+            ApiError::PutLimit => Described::new(
+                S::BAD_REQUEST,
+                "PGRST114",
+                "limit/offset querystring parameters are not allowed for PUT",
             ),
-            ApiError::UnsupportedMethod(method) => (
+            ApiError::PutMismatch => Described::new(
+                S::BAD_REQUEST,
+                "PGRST115",
+                "Payload values do not match URL in primary key column(s)",
+            ),
+            ApiError::Singular { rows } => Described::new(
+                S::NOT_ACCEPTABLE,
+                "PGRST116",
+                "Cannot coerce the result to a single JSON object",
+            )
+            .details(format!("The result contains {rows} rows")),
+            ApiError::UnsupportedMethod(method) => Described::new(
+                S::METHOD_NOT_ALLOWED,
+                "PGRST117",
                 format!("Unsupported HTTP method: {method}"),
-                Value::Null,
-                None,
             ),
-            ApiError::RelatedOrderNotToOne { relation, parent } => (
+            ApiError::RelatedOrderNotToOne { relation, parent } => Described::new(
+                S::BAD_REQUEST,
+                "PGRST118",
                 format!("A related order on '{relation}' is not possible"),
-                text(&format!(
-                    "'{parent}' and '{relation}' do not form a many-to-one or one-to-one relationship"
-                )),
-                None,
+            )
+            .details(format!(
+                "'{parent}' and '{relation}' do not form a many-to-one or one-to-one relationship"
+            )),
+            ApiError::RaiseUnparsable { details, hint } => Described::new(
+                S::INTERNAL_SERVER_ERROR,
+                "PGRST121",
+                "Could not parse JSON in the \"RAISE SQLSTATE 'PGRST'\" error",
+            )
+            .details(details.as_str())
+            .hint(hint.clone()),
+            ApiError::InvalidPreferences(invalid) => Described::new(
+                S::BAD_REQUEST,
+                "PGRST122",
+                "Invalid preferences given with handling=strict",
+            )
+            .details(format!("Invalid preferences: {}", invalid.join(", "))),
+            ApiError::AggregatesDisabled => Described::new(
+                S::BAD_REQUEST,
+                "PGRST123",
+                "Use of aggregate functions is not allowed",
             ),
-            ApiError::InvalidPreferences(invalid) => (
-                "Invalid preferences given with handling=strict".to_owned(),
-                text(&format!("Invalid preferences: {}", invalid.join(", "))),
-                None,
+            ApiError::MaxAffected { rows } => Described::new(
+                S::BAD_REQUEST,
+                "PGRST124",
+                "Query result exceeds max-affected preference constraint",
+            )
+            .details(format!("The query affects {rows} rows")),
+            ApiError::InvalidPath => Described::new(
+                S::NOT_FOUND,
+                "PGRST125",
+                "Invalid path specified in request URL",
             ),
-            ApiError::AggregatesDisabled => (
-                "Use of aggregate functions is not allowed".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::InvalidPath => (
-                "Invalid path specified in request URL".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::NotImplemented(details) => (
-                "Feature not implemented".to_owned(),
-                text(details),
-                None,
+            ApiError::NotImplemented(details) => {
+                Described::new(S::BAD_REQUEST, "PGRST127", "Feature not implemented").details(details.as_str())
+            }
+            ApiError::MaxAffectedNeedsSet => Described::new(
+                S::BAD_REQUEST,
+                "PGRST128",
+                "Function must return SETOF or TABLE when max-affected preference is used with handling=strict",
             ),
             ApiError::NoRelationship {
                 schema,
@@ -395,18 +304,20 @@ impl ApiError {
                 target,
                 hint,
                 suggestion,
-            } => (
+            } => Described::new(
+                S::BAD_REQUEST,
+                "PGRST200",
                 format!(
                     "Could not find a relationship between '{origin}' and '{target}' in the schema cache"
                 ),
-                text(&format!(
-                    "Searched for a foreign key relationship between '{origin}' and '{target}'{} in the schema '{schema}', but no matches were found.",
-                    hint.as_ref()
-                        .map(|hint| format!(" using the hint '{hint}'"))
-                        .unwrap_or_default()
-                )),
-                suggestion.clone(),
-            ),
+            )
+            .details(format!(
+                "Searched for a foreign key relationship between '{origin}' and '{target}'{} in the schema '{schema}', but no matches were found.",
+                hint.as_ref()
+                    .map(|hint| format!(" using the hint '{hint}'"))
+                    .unwrap_or_default()
+            ))
+            .hint(suggestion.clone()),
             ApiError::AmbiguousRelationship {
                 origin,
                 target,
@@ -417,86 +328,112 @@ impl ApiError {
                     .iter()
                     .map(|candidate| format!("'{target}!{}'", hint_for(candidate)))
                     .collect();
-                (
+                Described::new(
+                    S::MULTIPLE_CHOICES,
+                    "PGRST201",
                     format!(
                         "Could not embed because more than one relationship was found for '{origin}' and '{target}'"
                     ),
-                    Value::Array(details),
-                    Some(format!(
-                        "Try changing '{target}' to one of the following: {}. Find the desired relationship in the 'details' key.",
-                        options.join(", ")
-                    )),
                 )
+                .details(Value::Array(details))
+                .hint(format!(
+                    "Try changing '{target}' to one of the following: {}. Find the desired relationship in the 'details' key.",
+                    options.join(", ")
+                ))
             }
-            ApiError::TableNotFound { table, suggestion } => (
+            ApiError::FunctionNotFound {
+                message,
+                details,
+                hint,
+            } => Described::new(S::NOT_FOUND, "PGRST202", message)
+                .details(details.as_str())
+                .hint(hint.clone()),
+            ApiError::AmbiguousFunction(candidates) => Described::new(
+                S::MULTIPLE_CHOICES,
+                "PGRST203",
+                format!(
+                    "Could not choose the best candidate function between: {}",
+                    candidates.join(", ")
+                ),
+            )
+            .hint("Try renaming the parameters or the function itself in the database so function overloading can be resolved".to_owned()),
+            ApiError::UnknownColumn { column, table } => Described::new(
+                S::BAD_REQUEST,
+                "PGRST204",
+                format!("Could not find the '{column}' column of '{table}' in the schema cache"),
+            ),
+            ApiError::TableNotFound { table, suggestion } => Described::new(
+                S::NOT_FOUND,
+                "PGRST205",
                 format!("Could not find the table '{table}' in the schema cache"),
-                Value::Null,
+            )
+            .hint(
                 suggestion
                     .as_ref()
                     .map(|name| format!("Perhaps you meant the table '{}.{name}'", table.schema)),
             ),
-            ApiError::Jwt(JwtError::Invalid { message, details }) => (
-                message.clone(),
-                details.as_deref().map(text).unwrap_or(Value::Null),
-                None,
-            ),
-            ApiError::Jwt(JwtError::Claims(message)) => (message.clone(), Value::Null, None),
-            ApiError::Database { error, .. } => (
+            ApiError::Jwt(JwtError::Invalid { message, details }) => {
+                Described::new(S::UNAUTHORIZED, "PGRST301", message).details(details.clone())
+            }
+            ApiError::Jwt(JwtError::Claims(message)) => Described::new(S::UNAUTHORIZED, "PGRST303", message),
+            ApiError::PayloadTooLarge(limit) => {
+                Described::new(S::PAYLOAD_TOO_LARGE, "PGRST413", "Payload Too Large")
+                    .details(format!("The request body exceeds the limit of {limit} bytes"))
+                    .hint("Send a smaller body, or raise REST_MAX_BODY_SIZE".to_owned())
+            }
+            ApiError::Database { error, anonymous } => Described::new(
+                status_for_sqlstate(error, *anonymous),
+                error.code.clone(),
                 error.message.clone(),
-                error.detail.as_deref().map(text).unwrap_or(Value::Null),
-                error.hint.clone(),
+            )
+            .details(error.detail.clone())
+            .hint(error.hint.clone()),
+            ApiError::ConnectionFailed(details) => Described::new(
+                S::SERVICE_UNAVAILABLE,
+                "PGRST000",
+                "Database connection error.",
+            )
+            .details(details.as_str()),
+            ApiError::ConnectionLost(details) => Described::new(
+                S::SERVICE_UNAVAILABLE,
+                "PGRST001",
+                "Database client error. Retrying the connection.",
+            )
+            .details(details.as_str()),
+            ApiError::PoolTimeout => Described::new(
+                S::GATEWAY_TIMEOUT,
+                "PGRST003",
+                "Timed out acquiring connection from connection pool.",
             ),
-            ApiError::ConnectionFailed(details) => (
-                "Database connection error.".to_owned(),
-                text(details),
-                None,
-            ),
-            ApiError::ConnectionLost(details) => (
-                "Database client error. Retrying the connection.".to_owned(),
-                text(details),
-                None,
-            ),
-            ApiError::PoolTimeout => (
-                "Timed out acquiring connection from connection pool.".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::InvalidResponseHeaders => (
-                "response.headers guc must be a JSON array composed of objects with a single key and a string value".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::InvalidResponseStatus => (
-                "response.status guc must be a valid status code".to_owned(),
-                Value::Null,
-                None,
-            ),
-            ApiError::Internal(_) => (
-                "Internal server error".to_owned(),
-                Value::Null,
-                None,
-            ),
+            ApiError::Raised { status, body, .. } => Described::new(
+                StatusCode::from_u16(*status).unwrap_or(S::INTERNAL_SERVER_ERROR),
+                body["code"].as_str().unwrap_or_default(),
+                body["message"].as_str().unwrap_or_default(),
+            )
+            .details(body.get("details").cloned().unwrap_or(Value::Null))
+            .hint(body.get("hint").and_then(Value::as_str).map(str::to_owned)),
+            ApiError::Internal(_) => {
+                Described::new(S::INTERNAL_SERVER_ERROR, "PGRSTX00", "Internal server error")
+            }
         }
     }
 
     /// The JSON body.
     pub fn body(&self) -> Value {
-        let (message, details, hint) = self.parts();
-        json!({
-            "code": self.code(),
-            "message": message,
-            "details": details,
-            "hint": hint,
-        })
+        self.describe().body()
     }
 
     pub fn response(&self) -> HttpResponse {
         if let ApiError::Internal(cause) = self {
             tracing::error!(%cause, "rest/v1 internal error");
         }
-        let status = self.status();
+        let described = self.describe();
+        let status = described.status;
         let mut builder = HttpResponse::build(status);
-        builder.insert_header(("Proxy-Status", format!("PostgREST; error={}", self.code())));
+        builder.insert_header((
+            "Proxy-Status",
+            format!("PostgREST; error={}", described.code),
+        ));
         match self {
             ApiError::Raised { headers, .. } => {
                 for (name, value) in headers {
@@ -527,7 +464,7 @@ impl ApiError {
         }
         let mut response = builder
             .content_type("application/json; charset=utf-8")
-            .body(self.body().to_string());
+            .body(described.body().to_string());
         set_reason(&mut response, self.reason());
         response
     }
@@ -623,6 +560,48 @@ impl ApiError {
                 hint: detail_hint.to_owned(),
             },
         }
+    }
+}
+
+/// What [`ApiError::describe`] says of an error: its status and the four keys of its body.
+struct Described {
+    status: StatusCode,
+    code: String,
+    message: String,
+    /// A string, `null`, or structured (PGRST201).
+    details: Value,
+    hint: Option<String>,
+}
+
+impl Described {
+    fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code: code.into(),
+            message: message.into(),
+            details: Value::Null,
+            hint: None,
+        }
+    }
+
+    /// Strings become JSON strings; `None` stays `null`.
+    fn details(mut self, details: impl Into<Value>) -> Self {
+        self.details = details.into();
+        self
+    }
+
+    fn hint(mut self, hint: impl Into<Option<String>>) -> Self {
+        self.hint = hint.into();
+        self
+    }
+
+    fn body(self) -> Value {
+        json!({
+            "code": self.code,
+            "message": self.message,
+            "details": self.details,
+            "hint": self.hint,
+        })
     }
 }
 

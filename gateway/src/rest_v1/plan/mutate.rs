@@ -26,7 +26,8 @@ pub enum Returnings {
     Columns(Vec<String>),
     /// `RETURNING` the response GUCs, with no CTE around the `INSERT`: one object inserted
     /// into a plain table with nothing returned to the client. Its one row is the count and
-    /// carries what PostgREST's outer `SELECT` would read (see `sql::mutate`).
+    /// carries what PostgREST's outer `SELECT` would read
+    /// (docs/decisions/0003-insert-without-cte.md).
     ResponseSettings,
 }
 
@@ -94,7 +95,8 @@ pub struct MutatePlan {
     /// Count really inserted rows (merge-duplicates upserts and PUT) for 200 vs 201.
     pub count_inserts: bool,
     /// The one object's fields in `columns` order, when the insert reads them from
-    /// `VALUES` rather than through `json_to_record` (see `sql::mutate`).
+    /// `VALUES` rather than through `json_to_record`
+    /// (docs/decisions/0004-insert-from-values.md).
     pub values: Option<Vec<TextValue>>,
 }
 

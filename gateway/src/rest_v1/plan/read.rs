@@ -5,15 +5,17 @@
 //! path (PGRST108), relationships (PGRST200/201), related order (PGRST108/118), aggregates
 //! (PGRST123/127).
 
-use super::super::error::ApiError;
-use super::super::request::ast::{
+use super::fuzzy::FuzzySet;
+use super::relationship;
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::request::ast::{
     Aggregate, Direction, Embed, Field, Filter, IsValue, JoinType, JsonStep, LogicOperator,
     LogicTree, Nulls, Operation, OrderTarget, OrderTerm, SelectItem,
 };
-use super::super::request::query_params::{QueryParams, RangeParam};
-use super::super::schema_cache::{Cardinality, QualifiedName, Relation, Relationship, SchemaCache};
-use super::fuzzy::FuzzySet;
-use super::relationship;
+use crate::rest_v1::request::query_params::{QueryParams, RangeParam};
+use crate::rest_v1::schema_cache::{
+    Cardinality, QualifiedName, Relation, Relationship, SchemaCache,
+};
 
 /// How a node's columns are qualified in SQL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -358,6 +360,8 @@ impl Draft {
         self.children[0].1.at_path(rest)
     }
 
+    /// The plan of this node over `relation`, its embeds resolved first (so their errors
+    /// come first, as in PostgREST). `expand_star`: turn `*` into explicit columns.
     fn resolve(
         self,
         planner: &Planner<'_>,
@@ -366,11 +370,6 @@ impl Draft {
         qualifier: Option<Qualifier>,
         expand_star: bool,
     ) -> Result<ReadNode, ApiError> {
-        let Planner {
-            cache,
-            schema,
-            options,
-        } = *planner;
         let own_aggregates = self.items.iter().any(|item| {
             matches!(
                 item,
@@ -383,111 +382,17 @@ impl Draft {
         });
         let mut children = Vec::new();
         for (embed, draft) in self.children {
-            let relationship = relationship::find(
-                cache,
-                schema,
-                &relation.name,
-                &embed.relation,
-                embed.hint.as_deref(),
-            )?;
-            let foreign = relationship.foreign_table().clone();
-            let child_depth = depth + 1;
-            let child_qualifier = match &relationship {
-                Relationship::ForeignKey {
-                    cardinality: Cardinality::ManyToMany(_),
-                    ..
-                } => Qualifier::Table(foreign.clone()),
-                _ => Qualifier::Alias(format!("{}_{child_depth}", foreign.name)),
-            };
-            let agg_alias = format!(
-                "{}_{}_{child_depth}",
-                relation.name.name,
-                embed.output_name()
-            );
-            let foreign_relation = cache.relations.get(&foreign);
-            let child_node = match foreign_relation {
-                // `*` becomes explicit columns under aggregates (to group by them) and in
-                // to-many spreads (each column becomes an array).
-                Some(foreign_relation) => draft.resolve(
-                    planner,
-                    foreign_relation,
-                    child_depth,
-                    Some(child_qualifier),
-                    expand_star || own_aggregates || (embed.spread && !relationship.is_to_one()),
-                )?,
-                None => {
-                    return Err(ApiError::Internal(format!(
-                        "relation {foreign} missing from the schema cache"
-                    )));
-                }
-            };
-            children.push(ChildNode {
-                to_one: relationship.is_to_one(),
-                node: child_node,
-                relationship,
-                join: embed.join.unwrap_or(JoinType::Left),
-                name: embed.relation.clone(),
-                alias: embed.alias.clone(),
-                agg_alias,
-                spread: embed.spread,
-            });
+            children.push(draft.resolve_embed(
+                planner,
+                relation,
+                depth + 1,
+                embed,
+                expand_star || own_aggregates,
+            )?);
         }
 
-        let column = |field: &Field| column_ref(relation, field);
-        let output = |field: &Field| output_column(relation, field);
-        let mut select: Vec<SelectPlan> = self
-            .items
-            .iter()
-            .filter_map(|item| match item {
-                SelectItem::Star => Some(SelectPlan::Star),
-                SelectItem::Field {
-                    field,
-                    alias,
-                    cast,
-                    aggregate,
-                    aggregate_cast,
-                } => {
-                    let column = output(field);
-                    // Through a representation, the column keeps its name, not the function's.
-                    let representation_alias = (aggregate.is_none() && column.transform.is_some())
-                        .then(|| field.name.clone());
-                    Some(SelectPlan::Column {
-                        column,
-                        // An aggregate is named after its function, even over a JSON path.
-                        alias: alias
-                            .clone()
-                            .or_else(|| aggregate.is_none().then(|| implicit_json_alias(field))?)
-                            .or(representation_alias),
-                        cast: cast.clone(),
-                        aggregate: *aggregate,
-                        aggregate_cast: aggregate_cast.clone(),
-                    })
-                }
-                SelectItem::Count { alias, cast } => Some(SelectPlan::Count {
-                    alias: alias.clone(),
-                    cast: cast.clone(),
-                }),
-                SelectItem::Embed(_) => None,
-            })
-            .collect();
-
-        let has_aggregates = select.iter().any(SelectPlan::is_aggregate)
-            || children
-                .iter()
-                .any(|child| child.spread && child.node.has_aggregates());
-        if has_aggregates && !options.aggregates_enabled {
-            return Err(ApiError::AggregatesDisabled);
-        }
-        for child in &children {
-            // A to-one spread's aggregates are hoisted up to the to-many spread, and stop
-            // there: PGRST127 as well.
-            if child.spread && !child.to_one && child.node.aggregates_here() {
-                return Err(ApiError::NotImplemented(
-                    "Aggregates are not implemented for one-to-many or many-to-many spreads."
-                        .into(),
-                ));
-            }
-        }
+        let mut select = select_plans(relation, &self.items);
+        let has_aggregates = check_aggregates(&select, &children, planner.options)?;
         // With aggregates, `*` becomes explicit columns so they can be grouped by; with a
         // data representation, so that its columns go through their functions.
         let has_representation = relation
@@ -497,23 +402,7 @@ impl Draft {
         if (has_aggregates || expand_star || has_representation)
             && select.contains(&SelectPlan::Star)
         {
-            select = select
-                .into_iter()
-                .flat_map(|item| match item {
-                    SelectPlan::Star => relation
-                        .columns
-                        .iter()
-                        .map(|c| SelectPlan::Column {
-                            column: output(&Field::column(c.name.clone())),
-                            alias: c.representation.to_json.as_ref().map(|_| c.name.clone()),
-                            cast: None,
-                            aggregate: None,
-                            aggregate_cast: None,
-                        })
-                        .collect(),
-                    other => vec![other],
-                })
-                .collect();
+            select = star_expanded(relation, select);
         }
 
         let mut conditions: Vec<Condition> = Vec::new();
@@ -524,47 +413,12 @@ impl Draft {
             conditions.push(logic_condition(relation, &children, tree));
         }
 
-        let mut order = Vec::new();
-        for term in self.order.unwrap_or_default() {
-            let by = match &term.target {
-                OrderTarget::Field(field) => OrderBy::Column(column(field)),
-                OrderTarget::Related {
-                    relation: name,
-                    field,
-                } => {
-                    let child = children
-                        .iter()
-                        .find(|child| {
-                            child.alias.as_deref() == Some(name.as_str()) || child.name == *name
-                        })
-                        .ok_or_else(|| ApiError::NotEmbedded(name.clone()))?;
-                    if !child.to_one {
-                        return Err(ApiError::RelatedOrderNotToOne {
-                            relation: name.clone(),
-                            parent: relation.name.name.clone(),
-                        });
-                    }
-                    let child_relation = cache.relations.get(child.relationship.foreign_table());
-                    OrderBy::Related {
-                        agg_alias: child.agg_alias.clone(),
-                        column: match child_relation {
-                            Some(child_relation) => column_ref(child_relation, field),
-                            None => ColumnRef {
-                                name: field.name.clone(),
-                                json_path: field.json_path.clone(),
-                                column_type: None,
-                                transform: None,
-                            },
-                        },
-                    }
-                }
-            };
-            order.push(OrderPlan {
-                by,
-                direction: term.direction,
-                nulls: term.nulls,
-            });
-        }
+        let order = order_plans(
+            planner.cache,
+            relation,
+            &children,
+            self.order.unwrap_or_default(),
+        )?;
 
         Ok(ReadNode {
             relation: relation.name.clone(),
@@ -579,6 +433,198 @@ impl Draft {
             from_cte: false,
         })
     }
+
+    /// This draft as the child `embed` of a node over `parent`: the relationship it names,
+    /// how its columns are qualified, and its own plan. `expand_star`: `*` must become
+    /// explicit columns here too (the parent or an ancestor aggregates, or is a to-many
+    /// spread).
+    fn resolve_embed(
+        self,
+        planner: &Planner<'_>,
+        parent: &Relation,
+        depth: usize,
+        embed: Embed,
+        expand_star: bool,
+    ) -> Result<ChildNode, ApiError> {
+        let relationship = relationship::find(
+            planner.cache,
+            planner.schema,
+            &parent.name,
+            &embed.relation,
+            embed.hint.as_deref(),
+        )?;
+        let foreign = relationship.foreign_table().clone();
+        let qualifier = match &relationship {
+            Relationship::ForeignKey {
+                cardinality: Cardinality::ManyToMany(_),
+                ..
+            } => Qualifier::Table(foreign.clone()),
+            _ => Qualifier::Alias(format!("{}_{depth}", foreign.name)),
+        };
+        let agg_alias = format!("{}_{}_{depth}", parent.name.name, embed.output_name());
+        let Some(foreign_relation) = planner.cache.relations.get(&foreign) else {
+            return Err(ApiError::Internal(format!(
+                "relation {foreign} missing from the schema cache"
+            )));
+        };
+        // `*` becomes explicit columns under aggregates (to group by them) and in to-many
+        // spreads (each column becomes an array).
+        let node = self.resolve(
+            planner,
+            foreign_relation,
+            depth,
+            Some(qualifier),
+            expand_star || (embed.spread && !relationship.is_to_one()),
+        )?;
+        Ok(ChildNode {
+            to_one: relationship.is_to_one(),
+            node,
+            relationship,
+            join: embed.join.unwrap_or(JoinType::Left),
+            name: embed.relation.clone(),
+            alias: embed.alias.clone(),
+            agg_alias,
+            spread: embed.spread,
+        })
+    }
+}
+
+/// The select items of a node over `relation`, embeds left out (they are its children).
+fn select_plans(relation: &Relation, items: &[SelectItem]) -> Vec<SelectPlan> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            SelectItem::Star => Some(SelectPlan::Star),
+            SelectItem::Field {
+                field,
+                alias,
+                cast,
+                aggregate,
+                aggregate_cast,
+            } => {
+                let column = output_column(relation, field);
+                // Through a representation, the column keeps its name, not the function's.
+                let representation_alias =
+                    (aggregate.is_none() && column.transform.is_some()).then(|| field.name.clone());
+                Some(SelectPlan::Column {
+                    column,
+                    // An aggregate is named after its function, even over a JSON path.
+                    alias: alias
+                        .clone()
+                        .or_else(|| aggregate.is_none().then(|| implicit_json_alias(field))?)
+                        .or(representation_alias),
+                    cast: cast.clone(),
+                    aggregate: *aggregate,
+                    aggregate_cast: aggregate_cast.clone(),
+                })
+            }
+            SelectItem::Count { alias, cast } => Some(SelectPlan::Count {
+                alias: alias.clone(),
+                cast: cast.clone(),
+            }),
+            SelectItem::Embed(_) => None,
+        })
+        .collect()
+}
+
+/// Whether a node aggregates (itself or through its spreads), refused when aggregates are
+/// off (PGRST123) or come through a to-many spread (PGRST127).
+fn check_aggregates(
+    select: &[SelectPlan],
+    children: &[ChildNode],
+    options: ReadOptions,
+) -> Result<bool, ApiError> {
+    let has_aggregates = select.iter().any(SelectPlan::is_aggregate)
+        || children
+            .iter()
+            .any(|child| child.spread && child.node.has_aggregates());
+    if has_aggregates && !options.aggregates_enabled {
+        return Err(ApiError::AggregatesDisabled);
+    }
+    for child in children {
+        // A to-one spread's aggregates are hoisted up to the to-many spread, and stop
+        // there: PGRST127 as well.
+        if child.spread && !child.to_one && child.node.aggregates_here() {
+            return Err(ApiError::NotImplemented(
+                "Aggregates are not implemented for one-to-many or many-to-many spreads.".into(),
+            ));
+        }
+    }
+    Ok(has_aggregates)
+}
+
+/// `select` with `*` replaced by every column of `relation`, each through its data
+/// representation (and under its own name) when it has one.
+fn star_expanded(relation: &Relation, select: Vec<SelectPlan>) -> Vec<SelectPlan> {
+    select
+        .into_iter()
+        .flat_map(|item| match item {
+            SelectPlan::Star => relation
+                .columns
+                .iter()
+                .map(|c| SelectPlan::Column {
+                    column: output_column(relation, &Field::column(c.name.clone())),
+                    alias: c.representation.to_json.as_ref().map(|_| c.name.clone()),
+                    cast: None,
+                    aggregate: None,
+                    aggregate_cast: None,
+                })
+                .collect(),
+            other => vec![other],
+        })
+        .collect()
+}
+
+/// The `order` terms of a node over `relation`; a related order must name a to-one
+/// embed (PGRST108, PGRST118).
+fn order_plans(
+    cache: &SchemaCache,
+    relation: &Relation,
+    children: &[ChildNode],
+    terms: Vec<OrderTerm>,
+) -> Result<Vec<OrderPlan>, ApiError> {
+    let mut order = Vec::new();
+    for term in terms {
+        let by = match &term.target {
+            OrderTarget::Field(field) => OrderBy::Column(column_ref(relation, field)),
+            OrderTarget::Related {
+                relation: name,
+                field,
+            } => {
+                let child = children
+                    .iter()
+                    .find(|child| {
+                        child.alias.as_deref() == Some(name.as_str()) || child.name == *name
+                    })
+                    .ok_or_else(|| ApiError::NotEmbedded(name.clone()))?;
+                if !child.to_one {
+                    return Err(ApiError::RelatedOrderNotToOne {
+                        relation: name.clone(),
+                        parent: relation.name.name.clone(),
+                    });
+                }
+                let child_relation = cache.relations.get(child.relationship.foreign_table());
+                OrderBy::Related {
+                    agg_alias: child.agg_alias.clone(),
+                    column: match child_relation {
+                        Some(child_relation) => column_ref(child_relation, field),
+                        None => ColumnRef {
+                            name: field.name.clone(),
+                            json_path: field.json_path.clone(),
+                            column_type: None,
+                            transform: None,
+                        },
+                    },
+                }
+            }
+        };
+        order.push(OrderPlan {
+            by,
+            direction: term.direction,
+            nulls: term.nulls,
+        });
+    }
+    Ok(order)
 }
 
 /// The root filters and logic trees of a query as conditions on `relation` (the WHERE
@@ -667,8 +713,8 @@ fn implicit_json_alias(field: &Field) -> Option<String> {
         .iter()
         .rev()
         .find_map(|step| match step.key() {
-            super::super::request::ast::JsonKey::Key(key) => Some(key.clone()),
-            super::super::request::ast::JsonKey::Index(_) => None,
+            crate::rest_v1::request::ast::JsonKey::Key(key) => Some(key.clone()),
+            crate::rest_v1::request::ast::JsonKey::Index(_) => None,
         });
     Some(key.unwrap_or_else(|| field.name.clone()))
 }

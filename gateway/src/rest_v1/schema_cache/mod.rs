@@ -54,7 +54,7 @@ pub struct Relation {
     pub primary_key: Vec<String>,
     /// A plain table (not partitioned) with no rules and no `BEFORE INSERT … FOR EACH ROW`
     /// trigger: an `INSERT` of one row inserts exactly that row or fails, and nothing but
-    /// `AFTER` triggers runs after its `RETURNING` (see `sql::mutate`).
+    /// `AFTER` triggers runs after its `RETURNING` (docs/decisions/0003-insert-without-cte.md).
     pub plain_inserts: bool,
     /// Columns in attribute order.
     pub columns: Vec<Column>,

@@ -10,42 +10,24 @@
 //! The body is one `json` parameter, read with `json_to_record[set]` and the columns'
 //! declared types, so values convert exactly as PostgreSQL converts JSON.
 //!
-//! One case is sent without the CTE ([`Returnings::ResponseSettings`], the most common write:
-//! supabase-js's `insert({…})`): one object inserted into a plain table, `return=minimal`.
-//! That `INSERT` yields exactly one row or fails, so the row it returns is the count, and
-//! its `RETURNING` reads the response GUCs at the moment the outer `SELECT` would: after
-//! the row's defaults, checks, policies and `BEFORE` statement triggers, before any `AFTER`
-//! trigger (those run at the end of the statement in both forms). PostgreSQL spends about
-//! a tenth less on it. Everything else keeps the CTE: views, partitioned tables, tables with
-//! rules (the CTE refuses `DO ALSO` rules) and tables with `BEFORE INSERT` row triggers
-//! (one could skip the row, leaving no row to read the GUCs from).
+//! Two common writes take shorter forms with the same answers: one object inserted into a
+//! plain table with `return=minimal` goes without the CTE ([`Returnings::ResponseSettings`]),
+//! and one object `POST`ed reads its fields from a one-row `VALUES` instead of
+//! `json_to_record` when every field goes to its column's text input (`MutatePlan::values`).
 //!
-//! One object `POST`ed (with any `Prefer`, upserts included) reads its fields from
-//! `VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, …) pgrst_body("a", …)` instead
-//! of `json_to_record`, when `json_to_record` would hand every field to its column's text
-//! input anyway (a string unescaped, a number or boolean as written; `MutatePlan::values`):
-//! PostgreSQL then skips parsing the JSON twice and the function scan, about a tenth of its
-//! time per insert; the planner flattens the one-row `VALUES` into the `INSERT`. Each value
-//! is converted exactly as there: by the type's input function, with no typmod (the
-//! column's typmod applies on assignment, as it would to `json_to_record`'s output: too long
-//! a `varchar(3)` is an error, not cut), and while the statement runs, after its privilege
-//! checks and `BEFORE` statement triggers. `concat` is what makes it wait: it is `STABLE`, so
-//! the planner cannot fold `$1::text::pg_catalog.int4` into a constant (and raise the value's
-//! error) while planning, which it does for a parameter's first custom plans. Any other
-//! object, column type or value keeps `json_to_record`, and so does `PUT`: its key filter
-//! would run before the other fields are converted, where `json_to_record` converts them
-//! all first (a bad value is the error there, not a key mismatch).
+//! Why it works this way: docs/decisions/0003-insert-without-cte.md and
+//! docs/decisions/0004-insert-from-values.md.
 
-use super::super::execute::ResultShape;
-use super::super::plan::mutate::{
-    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
-};
-use super::super::plan::read::Qualifier;
-use super::super::request::preferences::Resolution;
 use super::fragment::{SqlBuilder, ident, qualified};
 use super::read::{
     BodyFormat, Context, body_expression, filter_value, node_query, render_condition,
 };
+use crate::rest_v1::execute::ResultShape;
+use crate::rest_v1::plan::mutate::{
+    MutatePlan, Mutation, PayloadColumn, PutKey, Returnings, TextValue,
+};
+use crate::rest_v1::plan::read::Qualifier;
+use crate::rest_v1::request::preferences::Resolution;
 
 /// `set_config` counters of really inserted rows: +1 per payload row, −1 per row that
 /// went through `DO UPDATE`.
@@ -302,8 +284,9 @@ fn insert(
 }
 
 /// `FROM (VALUES (pg_catalog.concat($1::text)::pg_catalog.int4, NULL::pg_catalog.text))
-/// pgrst_body("a", "b")` (see the module docs). Each value is cast to its column's type,
-/// or the `VALUES` column would be `text`, which no assignment turns into an `int`.
+/// pgrst_body("a", "b")` (docs/decisions/0004-insert-from-values.md). Each value is cast to
+/// its column's type, or the `VALUES` column would be `text`, which no assignment turns into
+/// an `int`.
 fn values_source(sql: &mut SqlBuilder, columns: &[PayloadColumn], values: &[TextValue]) {
     sql.push(" FROM (VALUES (")
         .push_separated(values, ", ", |sql, value| {
@@ -333,7 +316,7 @@ fn where_conditions(sql: &mut SqlBuilder, plan: &MutatePlan) {
     }
     let table = table(plan);
     // Root conditions never involve embeds, so any node serves as their context.
-    let context_node = super::super::plan::read::ReadNode::empty(
+    let context_node = crate::rest_v1::plan::read::ReadNode::empty(
         plan.table.clone(),
         Qualifier::Table(plan.table.clone()),
     );
