@@ -1,6 +1,6 @@
 import { createContext, use, type ReactNode } from 'react'
-import type { AppConfig } from '../config/env'
-import type { CieloClient } from '../lib/supabase'
+import type { AppConfig } from '@/config/env'
+import type { CieloClient } from '@/lib/supabase'
 
 interface SupabaseContextValue {
   client: CieloClient

@@ -1,5 +1,5 @@
 import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
-import type { AppConfig } from '../config/env'
+import type { AppConfig } from '@/config/env'
 
 export type CieloClient = SupabaseClient
 

@@ -4,7 +4,7 @@
  * whichever applies.
  */
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { readCookie, writeCookie } from '../../lib/cookies'
+import { readCookie, writeCookie } from '@/lib/cookies'
 
 export const SIDEBAR_COOKIE = 'sidebar_state'
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7

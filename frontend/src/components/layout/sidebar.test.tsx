@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { json, teacherRoutes } from '../../test/fake-network'
-import { renderApp, testSession } from '../../test/render-app'
+import { json, teacherRoutes } from '@/test/fake-network'
+import { renderApp, testSession } from '@/test/render-app'
 import { readSidebarOpen, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE } from './sidebar-state'
 
 const cookieWrites: string[] = []

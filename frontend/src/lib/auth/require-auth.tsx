@@ -8,10 +8,10 @@
  */
 import { useEffect, type ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { SkeletonBars } from '../../components/ui/skeleton'
-import { paths } from '../../config/paths'
-import { useIsContentCreator } from '../../features/roles/api/roles'
-import { reportSecurityEvent } from '../security'
+import { SkeletonBars } from '@/components/ui/skeleton'
+import { paths } from '@/config/paths'
+import { useIsContentCreator } from '@/features/roles/api/roles'
+import { reportSecurityEvent } from '@/lib/security'
 import { useAuth } from './auth-provider'
 
 export interface RequireAuthProps {

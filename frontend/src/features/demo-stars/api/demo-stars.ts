@@ -3,9 +3,9 @@
  * every 30 s and stale after 10 s, and what the widget derives from it (spec sections 3–5).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/app/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
 
 export interface DemoUserRow {
   user_id: string

@@ -3,9 +3,9 @@
  * school (`schools`, filter RBD), as the sidebar header and the profile page show them.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/app/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
 
 export interface Profile {
   user_id: string
