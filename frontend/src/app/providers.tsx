@@ -10,7 +10,7 @@ import { TooltipProvider } from '@/components/ui/tooltip'
 import type { AppConfig } from '@/config/env'
 import { AuthProvider } from '@/lib/auth/auth-provider'
 import type { CieloClient } from '@/lib/supabase'
-import { SupabaseProvider } from './supabase-provider'
+import { SupabaseProvider } from '@/lib/supabase-provider'
 
 export const TOASTER_HOTKEY = ['altKey', 'KeyT']
 export const TOASTER_LABEL = 'Notifications'

@@ -6,7 +6,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, use, useCallback, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { logger } from '@/lib/logger'
 import { reportSecurityEvent } from '@/lib/security'
 import { openedFromRecoveryLink } from './redirect-error'

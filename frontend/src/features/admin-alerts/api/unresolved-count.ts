@@ -3,7 +3,7 @@
  * (`admin_alerts`, head + exact count). Admins only; polled every 60 s.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { CieloClient } from '@/lib/supabase'
 

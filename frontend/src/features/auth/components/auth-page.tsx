@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from 'react'
 import { Navigate, useLocation, useNavigate } from 'react-router'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { Button } from '@/components/ui/button'
 import { SkeletonBars } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'

@@ -6,7 +6,7 @@
 import { MailCheck } from 'lucide-react'
 import { useState } from 'react'
 import { Link, Navigate, useLocation } from 'react-router'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { Button, buttonClass } from '@/components/ui/button'
 import { SkeletonBars } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'

@@ -3,7 +3,7 @@
  * count (the onboarding check of the spec).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { CieloClient } from '@/lib/supabase'
 

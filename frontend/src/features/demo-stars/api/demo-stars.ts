@@ -3,7 +3,7 @@
  * every 30 s and stale after 10 s, and what the widget derives from it (spec sections 3–5).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { CieloClient } from '@/lib/supabase'
 

@@ -1,4 +1,4 @@
-import { useAppConfig, useSupabase } from '@/app/supabase-provider'
+import { useAppConfig, useSupabase } from '@/lib/supabase-provider'
 import { CieloLogo } from '@/components/cielo-logo'
 import { serviceStatus } from '@/features/health/api/overall'
 import { SERVICES, type ServiceName } from '@/features/health/api/types'

@@ -3,7 +3,7 @@
  * school (`schools`, filter RBD), as the sidebar header and the profile page show them.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { CieloClient } from '@/lib/supabase'
 

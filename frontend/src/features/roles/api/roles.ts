@@ -8,7 +8,7 @@
  * * Content creator: any error is logged and answers false.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '@/app/supabase-provider'
+import { useSupabase } from '@/lib/supabase-provider'
 import { mentionsJwtOrSession } from '@/lib/errors'
 import { logger } from '@/lib/logger'
 import { useAuth } from '@/lib/auth/auth-provider'
