@@ -10,7 +10,7 @@ import { ErrorBoundary } from '@/components/errors/error-boundary'
 import { RouterFallback } from '@/components/errors/router-fallback'
 import { SkeletonBars } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'
-import { RequireAuth } from '@/lib/auth/require-auth'
+import { RequireAuth } from '@/app/require-auth'
 import { RecoveryRedirect } from './recovery-redirect'
 
 const Landing = lazy(() => import('./routes/public/landing'))

@@ -8,7 +8,7 @@ import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react'
 import { Suspense } from 'react'
 import { Outlet, useLocation, useNavigate } from 'react-router'
 import { ErrorBoundary } from '@/components/errors/error-boundary'
-import { AppSidebar } from '@/components/layout/app-sidebar'
+import { AppSidebar } from './app-sidebar'
 import {
   SIDEBAR_WIDTH,
   SIDEBAR_WIDTH_COLLAPSED,
@@ -19,7 +19,7 @@ import {
 import { SkeletonBars } from '@/components/ui/skeleton'
 import { Tooltip } from '@/components/ui/tooltip'
 import { paths } from '@/config/paths'
-import { TourRestartButton } from '@/features/tour/tour-restart-button'
+import { TourRestartButton } from '@/features/tour'
 
 export function AppLayout() {
   return (

@@ -73,10 +73,13 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKeyDown)
   }, [toggle])
 
-  // Leaving the narrow layout closes the panel.
-  useEffect(() => {
+  // Leaving the narrow layout closes the panel (adjusted while rendering, not in an effect,
+  // so no frame shows the panel open on a wide screen).
+  const [wasMobile, setWasMobile] = useState(isMobile)
+  if (wasMobile !== isMobile) {
+    setWasMobile(isMobile)
     if (!isMobile) setOpenMobile(false)
-  }, [isMobile])
+  }
 
   const value = useMemo(
     () => ({ open, setOpen, openMobile, setOpenMobile, isMobile, toggle }),
