@@ -1,7 +1,9 @@
 import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
 import type { AppConfig } from '@/config/env'
+import type { Database } from './database.types'
 
-export type CieloClient = SupabaseClient
+/** A client typed by the database schema (`database.types.ts`, generated from the migrations). */
+export type CieloClient = SupabaseClient<Database>
 
 export type CieloClientOptions = SupabaseClientOptions<'public'>
 
@@ -11,7 +13,7 @@ export type CieloClientOptions = SupabaseClientOptions<'public'>
  * inject a fake `fetch` (`{ global: { fetch } }`) at the network boundary.
  */
 export function createSupabaseClient(config: AppConfig, options: CieloClientOptions = {}): CieloClient {
-  return createClient(config.supabaseUrl, config.supabaseAnonKey, options)
+  return createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, options)
 }
 
 /**
