@@ -6,7 +6,8 @@ CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
-        test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth oracle-auth-js
+        test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
+        oracle-auth-js types
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -66,7 +67,17 @@ test-sql:
 	scripts/test-sql.sh
 
 test-frontend:
-	cd frontend && npm run typecheck && npm test && npm run build
+	cd frontend && npm run lint && npm run typecheck && npm test && npm run build
+
+## types: regenerate frontend/src/lib/database.types.ts from sql/migrations (cielo migrate and
+## cielo gen types typescript on a throwaway embedded cluster; the API tests check it).
+types:
+	cargo build --locked --bin cielo
+	dir="$(abspath $(CARGO_TARGET_DIR))/tmp/cielo-types"; rm -rf "$$dir"; trap 'rm -rf "$$dir"' EXIT; \
+	  export DATABASE_URL= DATA_DIR="$$dir" DB_PORT=54329; \
+	  $(CARGO_TARGET_DIR)/debug/cielo migrate; \
+	  $(CARGO_TARGET_DIR)/debug/cielo gen types typescript > "$$dir/database.types.ts"; \
+	  mv "$$dir/database.types.ts" frontend/src/lib/database.types.ts
 
 # The Node suites run the debug binary that test-rust built.
 test-conformance:

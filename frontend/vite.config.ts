@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vitest/config'
 
@@ -7,6 +8,10 @@ const gatewayUrl = process.env.CIELO_GATEWAY_URL ?? 'http://localhost:54321'
 
 export default defineConfig({
   plugins: [tailwindcss()],
+  // `@/x` is `src/x` (the same mapping as `paths` in tsconfig.app.json); vitest reads it from here too.
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
   // No @vitejs/plugin-react: esbuild compiles JSX with the automatic runtime.
   esbuild: {
     jsx: 'automatic',

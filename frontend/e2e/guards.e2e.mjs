@@ -5,7 +5,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, useSession, waitForPath, withPage } from './browser.mjs'
+import { DESKTOP, MOBILE, signIn, useBrowser, useSession, waitForPath, withPage } from './browser.mjs'
 import { createUser, grantRole, phoneSession, selectRows, stack } from './stack.mjs'
 
 useBrowser()

@@ -29,7 +29,7 @@ const gateway = await startGateway({
   ENABLE_PHONE_AUTOCONFIRM: 'true',
 })
 
-let code = 1
+let code
 try {
   const stack = {
     url: gateway.url,

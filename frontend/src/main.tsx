@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './app/app'
-import { ConfigErrorScreen } from './app/config-error-screen'
-import { loadConfig } from './config/env'
-import { captureAuthRedirectError } from './lib/auth/redirect-error'
-import { logger } from './lib/logger'
-import { installGlobalErrorHandlers, watchPageLoad } from './lib/monitoring'
-import { initSupabase, supabaseAuditSink } from './lib/supabase'
+import { App } from '@/app/app'
+import { ConfigErrorScreen } from '@/app/config-error-screen'
+import { loadConfig } from '@/config/env'
+import { captureAuthRedirectError } from '@/lib/auth/redirect-error'
+import { logger } from '@/lib/logger'
+import { installGlobalErrorHandlers, watchPageLoad } from '@/lib/monitoring'
+import { createSupabaseClient, supabaseAuditSink } from '@/lib/supabase'
 import './index.css'
 
 const container = document.getElementById('root')
@@ -21,7 +21,7 @@ watchPageLoad()
 // Load the runtime config first, then create the single Supabase client and render.
 loadConfig().then(
   (config) => {
-    const client = initSupabase(config)
+    const client = createSupabaseClient(config)
     logger.setAuditSink(supabaseAuditSink(client))
     root.render(
       <StrictMode>

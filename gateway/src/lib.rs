@@ -20,4 +20,5 @@ pub mod state;
 pub mod status;
 pub mod storage_v1;
 pub mod telemetry;
+pub mod typegen;
 pub mod web;

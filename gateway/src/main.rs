@@ -1,4 +1,5 @@
-//! `cielo`: runs the stack, prints its status, or applies migrations.
+//! `cielo`: runs the stack, prints its status, applies migrations, manages signing keys, or
+//! generates a client's types from the database schema.
 
 use std::process::ExitCode;
 
@@ -45,6 +46,12 @@ enum Command {
     SigningKeys {
         #[command(subcommand)]
         action: KeysAction,
+    },
+    /// Generate code from the database schema, like `supabase gen`:
+    /// `cielo gen types typescript > src/lib/database.types.ts`.
+    Gen {
+        #[command(subcommand)]
+        what: gateway::typegen::GenCommand,
     },
 }
 
@@ -93,6 +100,19 @@ fn main() -> ExitCode {
         Command::Migrate => run_async(startup::migrate_only(settings)),
         Command::Config { .. } => config_docs(),
         Command::SigningKeys { action } => signing_keys(&settings, action),
+        Command::Gen { what } => generate(&settings, what),
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn generate(settings: &Settings, command: gateway::typegen::GenCommand) -> ExitCode {
+    let run = gateway::typegen::run(settings, command);
+    match actix_web::rt::System::new().block_on(run) {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(&error),
     }
 }
 

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { createBrowserRouter, RouterProvider } from 'react-router'
-import type { AppConfig } from '../config/env'
-import { createQueryClient } from '../lib/query-client'
-import type { CieloClient } from '../lib/supabase'
+import type { AppConfig } from '@/config/env'
+import { createQueryClient } from '@/lib/query-client'
+import type { CieloClient } from '@/lib/supabase'
 import { AppProviders } from './providers'
 import { routes } from './router'
 

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { ConfigError } from '../config/env'
+import { ConfigError } from '@/config/env'
 import { ConfigErrorScreen } from './config-error-screen'
 
 describe('ConfigErrorScreen', () => {

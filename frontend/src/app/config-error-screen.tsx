@@ -1,5 +1,5 @@
-import { CieloLogo } from '../components/cielo-logo'
-import { CONFIG_PATH, ConfigError } from '../config/env'
+import { CieloLogo } from '@/components/cielo-logo'
+import { CONFIG_PATH, ConfigError } from '@/config/env'
 
 export interface ConfigErrorScreenProps {
   error: unknown

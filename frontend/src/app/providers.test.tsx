@@ -1,12 +1,12 @@
 import { screen, waitFor } from '@testing-library/react'
 import { act } from 'react'
 import { describe, expect, it } from 'vitest'
-import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '../components/ui/tooltip'
-import { ERROR_LOG_KEY } from '../lib/logger'
-import { installGlobalErrorHandlers, reportPageLoad, SLOW_PAGE_LOAD_MS } from '../lib/monitoring'
-import { notify, SECURITY_TOAST_DURATION, TOAST_DURATION } from '../lib/notify'
-import { createQueryClient, QUERY_DEFAULTS } from '../lib/query-client'
-import { renderApp } from '../test/render-app'
+import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from '@/components/ui/tooltip'
+import { ERROR_LOG_KEY } from '@/lib/logger'
+import { installGlobalErrorHandlers, reportPageLoad, SLOW_PAGE_LOAD_MS } from '@/lib/monitoring'
+import { notify, SECURITY_TOAST_DURATION, TOAST_DURATION } from '@/lib/notify'
+import { createQueryClient, QUERY_DEFAULTS } from '@/lib/query-client'
+import { renderApp } from '@/test/render-app'
 
 describe('app-wide settings', () => {
   it('query defaults: 5 min stale, 10 min cache, 1 retry, no refetch on focus', () => {

@@ -6,11 +6,11 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { Toaster } from 'sonner'
-import { TooltipProvider } from '../components/ui/tooltip'
-import type { AppConfig } from '../config/env'
-import { AuthProvider } from '../lib/auth/auth-provider'
-import type { CieloClient } from '../lib/supabase'
-import { SupabaseProvider } from './supabase-provider'
+import { TooltipProvider } from '@/components/ui/tooltip'
+import type { AppConfig } from '@/config/env'
+import { AuthProvider } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
+import { SupabaseProvider } from '@/lib/supabase-provider'
 
 export const TOASTER_HOTKEY = ['altKey', 'KeyT']
 export const TOASTER_LABEL = 'Notifications'

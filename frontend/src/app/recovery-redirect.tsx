@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { paths } from '../config/paths'
-import { useAuth } from '../lib/auth/auth-provider'
+import { paths } from '@/config/paths'
+import { useAuth } from '@/lib/auth/auth-provider'
 
 /**
  * A recovery link may land anywhere (supabase-js reports PASSWORD_RECOVERY after it has

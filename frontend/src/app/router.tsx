@@ -6,11 +6,11 @@
  */
 import { lazy, Suspense } from 'react'
 import { Navigate, Outlet, useLocation, useNavigate, type RouteObject } from 'react-router'
-import { ErrorBoundary } from '../components/errors/error-boundary'
-import { RouterFallback } from '../components/errors/router-fallback'
-import { SkeletonBars } from '../components/ui/skeleton'
-import { paths } from '../config/paths'
-import { RequireAuth } from '../lib/auth/require-auth'
+import { ErrorBoundary } from '@/components/errors/error-boundary'
+import { RouterFallback } from '@/components/errors/router-fallback'
+import { SkeletonBars } from '@/components/ui/skeleton'
+import { paths } from '@/config/paths'
+import { RequireAuth } from '@/app/require-auth'
 import { RecoveryRedirect } from './recovery-redirect'
 
 const Landing = lazy(() => import('./routes/public/landing'))

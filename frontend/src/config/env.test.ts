@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createFakeNetwork, json } from '../test/fake-network'
+import { createFakeNetwork, json } from '@/test/fake-network'
 import { ConfigError, loadConfig, parseConfig } from './env'
 
 const KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJyb2xlIjoiYW5vbiJ9.sig'

@@ -8,6 +8,7 @@
  *   (action `logger_<event>`, resource_type `system`, sanitized `new_values`, user agent),
  *   through the sink the app installs once the Supabase client exists.
  */
+import type { Json, TablesInsert } from './database.types'
 import { redact } from './redact'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
@@ -24,11 +25,9 @@ export interface ErrorLogEntry {
   url?: string
 }
 
-export interface AuditEntry {
-  action: string
+/** The `security_audit_log` insert the logger makes: always these columns, resource type `system`. */
+export type AuditEntry = Required<Pick<TablesInsert<'security_audit_log'>, 'action' | 'new_values' | 'user_agent'>> & {
   resource_type: 'system'
-  new_values: Record<string, unknown>
-  user_agent: string
 }
 
 /** Writes one audit entry; failures are the sink's to swallow. */
@@ -123,7 +122,7 @@ export function createLogger(options: LoggerOptions): Logger {
       const entry: AuditEntry = {
         action: auditAction(event),
         resource_type: 'system',
-        new_values: redact({ severity, ...context, timestamp: now().toISOString() }) as Record<string, unknown>,
+        new_values: redact({ severity, ...context, timestamp: now().toISOString() }) as Json,
         user_agent: userAgent(),
       }
       sink(entry).catch(() => {

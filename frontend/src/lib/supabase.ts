@@ -1,35 +1,19 @@
 import { createClient, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
-import type { AppConfig } from '../config/env'
+import type { AppConfig } from '@/config/env'
+import type { Database } from './database.types'
 
-export type CieloClient = SupabaseClient
+/** A client typed by the database schema (`database.types.ts`, generated from the migrations). */
+export type CieloClient = SupabaseClient<Database>
 
 export type CieloClientOptions = SupabaseClientOptions<'public'>
 
 /**
- * Builds a Supabase client from the runtime config. Tests use this directly to
+ * Builds a Supabase client from the runtime config. `main.tsx` creates the app's single
+ * client with it, once the config is loaded, and hands it to `SupabaseProvider`; tests
  * inject a fake `fetch` (`{ global: { fetch } }`) at the network boundary.
  */
 export function createSupabaseClient(config: AppConfig, options: CieloClientOptions = {}): CieloClient {
-  return createClient(config.supabaseUrl, config.supabaseAnonKey, options)
-}
-
-let client: CieloClient | undefined
-
-/**
- * Creates the app's single Supabase client. Call once, after the runtime
- * config is loaded (see `main.tsx`); later calls return the same instance.
- */
-export function initSupabase(config: AppConfig): CieloClient {
-  client ??= createSupabaseClient(config)
-  return client
-}
-
-/** The app's Supabase client. Throws if {@link initSupabase} has not run yet. */
-export function getSupabase(): CieloClient {
-  if (!client) {
-    throw new Error('Supabase client used before initSupabase(config) was called.')
-  }
-  return client
+  return createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, options)
 }
 
 /**

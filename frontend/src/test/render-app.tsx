@@ -6,11 +6,11 @@
 import type { Session, User } from '@supabase/supabase-js'
 import { render } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { AppProviders } from '../app/providers'
-import { routes } from '../app/router'
-import type { AppConfig } from '../config/env'
-import { createQueryClient } from '../lib/query-client'
-import { createSupabaseClient, type CieloClient } from '../lib/supabase'
+import { AppProviders } from '@/app/providers'
+import { routes } from '@/app/router'
+import type { AppConfig } from '@/config/env'
+import { createQueryClient } from '@/lib/query-client'
+import { createSupabaseClient, type CieloClient } from '@/lib/supabase'
 import { createFakeNetwork, type RouteHandler } from './fake-network'
 
 export const testConfig: AppConfig = {

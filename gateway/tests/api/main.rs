@@ -21,4 +21,5 @@ mod rest_read;
 mod rest_write;
 mod services;
 mod slow_clients;
+mod typegen;
 mod web_app;

@@ -7,19 +7,19 @@ import * as Dialog from '@radix-ui/react-dialog'
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react'
 import { Suspense } from 'react'
 import { Outlet, useLocation, useNavigate } from 'react-router'
-import { ErrorBoundary } from '../../components/errors/error-boundary'
-import { AppSidebar } from '../../components/layout/app-sidebar'
+import { ErrorBoundary } from '@/components/errors/error-boundary'
+import { AppSidebar } from './app-sidebar'
 import {
   SIDEBAR_WIDTH,
   SIDEBAR_WIDTH_COLLAPSED,
   SIDEBAR_WIDTH_MOBILE,
   SidebarProvider,
   useSidebar,
-} from '../../components/layout/sidebar-state'
-import { SkeletonBars } from '../../components/ui/skeleton'
-import { Tooltip } from '../../components/ui/tooltip'
-import { paths } from '../../config/paths'
-import { TourRestartButton } from '../../features/tour/tour-restart-button'
+} from '@/components/layout/sidebar-state'
+import { SkeletonBars } from '@/components/ui/skeleton'
+import { Tooltip } from '@/components/ui/tooltip'
+import { paths } from '@/config/paths'
+import { TourRestartButton } from '@/features/tour'
 
 export function AppLayout() {
   return (

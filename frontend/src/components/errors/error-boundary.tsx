@@ -5,7 +5,7 @@
  * boundary resets itself when `resetKey` (the location) changes.
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react'
-import { logger } from '../../lib/logger'
+import { logger } from '@/lib/logger'
 import { ErrorScreen } from './error-screen'
 
 export interface ErrorBoundaryProps {

@@ -4,9 +4,9 @@
  */
 import { useEffect } from 'react'
 import { isRouteErrorResponse, useRouteError } from 'react-router'
-import { paths } from '../../config/paths'
-import { logger } from '../../lib/logger'
-import { buttonClass } from '../ui/button'
+import { paths } from '@/config/paths'
+import { logger } from '@/lib/logger'
+import { buttonClass } from '@/components/ui/button'
 
 export function RouterFallback() {
   const error = useRouteError()

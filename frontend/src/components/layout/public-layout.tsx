@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { paths } from '../../config/paths'
-import { useAuth } from '../../lib/auth/auth-provider'
-import { CieloLogo } from '../cielo-logo'
-import { buttonClass } from '../ui/button'
+import { paths } from '@/config/paths'
+import { useAuth } from '@/lib/auth/auth-provider'
+import { CieloLogo } from '@/components/cielo-logo'
+import { buttonClass } from '@/components/ui/button'
 
 /** Header and footer of the public pages; the footer carries the data attributions. */
 export function PublicLayout({ children }: { children: ReactNode }) {

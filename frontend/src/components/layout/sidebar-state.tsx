@@ -4,7 +4,7 @@
  * whichever applies.
  */
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { readCookie, writeCookie } from '../../lib/cookies'
+import { readCookie, writeCookie } from '@/lib/cookies'
 
 export const SIDEBAR_COOKIE = 'sidebar_state'
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
@@ -73,10 +73,13 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKeyDown)
   }, [toggle])
 
-  // Leaving the narrow layout closes the panel.
-  useEffect(() => {
+  // Leaving the narrow layout closes the panel (adjusted while rendering, not in an effect,
+  // so no frame shows the panel open on a wide screen).
+  const [wasMobile, setWasMobile] = useState(isMobile)
+  if (wasMobile !== isMobile) {
+    setWasMobile(isMobile)
     if (!isMobile) setOpenMobile(false)
-  }, [isMobile])
+  }
 
   const value = useMemo(
     () => ({ open, setOpen, openMobile, setOpenMobile, isMobile, toggle }),

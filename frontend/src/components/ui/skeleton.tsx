@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn'
+import { cn } from '@/lib/cn'
 
 /** One pulsing placeholder bar. */
 export function Skeleton({ className }: { className?: string }) {

@@ -1,8 +1,8 @@
 import { RotateCcw } from 'lucide-react'
 import { useLocation } from 'react-router'
-import { Tooltip } from '../../components/ui/tooltip'
-import { useAuth } from '../../lib/auth/auth-provider'
-import { notify } from '../../lib/notify'
+import { Tooltip } from '@/components/ui/tooltip'
+import { useAuth } from '@/lib/auth/auth-provider'
+import { notify } from '@/lib/notify'
 import { hasTour, restartTour } from './tour-progress'
 
 /** Top-right button that starts the current page's guided tour again. */

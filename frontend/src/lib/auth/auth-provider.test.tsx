@@ -3,9 +3,9 @@ import { act, render, renderHook, screen, waitFor } from '@testing-library/react
 import type { Session } from '@supabase/supabase-js'
 import type { ReactNode } from 'react'
 import { describe, expect, it } from 'vitest'
-import { SupabaseProvider } from '../../app/supabase-provider'
-import { createFakeNetwork, json, type RouteHandler } from '../../test/fake-network'
-import { createTestClient, testConfig, testSession, testUser } from '../../test/render-app'
+import { SupabaseProvider } from '@/lib/supabase-provider'
+import { createFakeNetwork, json, type RouteHandler } from '@/test/fake-network'
+import { createTestClient, testConfig, testSession, testUser } from '@/test/render-app'
 import { AuthProvider, useAuth, type AuthContextValue } from './auth-provider'
 
 function setup(routes: Record<string, RouteHandler> = {}, session: Session | null = testSession()) {

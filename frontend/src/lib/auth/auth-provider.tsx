@@ -6,9 +6,9 @@
  */
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, use, useCallback, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react'
-import { useSupabase } from '../../app/supabase-provider'
-import { logger } from '../logger'
-import { reportSecurityEvent } from '../security'
+import { useSupabase } from '@/lib/supabase-provider'
+import { logger } from '@/lib/logger'
+import { reportSecurityEvent } from '@/lib/security'
 import { openedFromRecoveryLink } from './redirect-error'
 import { authReducer, initialAuthState, SESSION_READY_DELAY_MS, type AuthState } from './auth-state'
 

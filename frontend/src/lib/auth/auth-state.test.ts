@@ -1,6 +1,6 @@
 import type { Session } from '@supabase/supabase-js'
 import { describe, expect, it } from 'vitest'
-import { testSession, testUser } from '../../test/render-app'
+import { testSession, testUser } from '@/test/render-app'
 import { authReducer, initialAuthState, type AuthState } from './auth-state'
 
 const confirmed = testSession(testUser())

@@ -16,8 +16,8 @@ import {
   Settings,
   type LucideIcon,
 } from 'lucide-react'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { PageHeader } from '../../../components/ui/page-header'
+import { EmptyState } from '@/components/ui/empty-state'
+import { PageHeader } from '@/components/ui/page-header'
 
 export type ComingSoonName =
   | 'courses'

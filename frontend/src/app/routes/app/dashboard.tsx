@@ -1,14 +1,14 @@
 import { BookOpen } from 'lucide-react'
 import { Link } from 'react-router'
-import { buttonClass } from '../../../components/ui/button'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { PageHeader } from '../../../components/ui/page-header'
-import { Skeleton } from '../../../components/ui/skeleton'
-import { paths } from '../../../config/paths'
-import { useCourseCount } from '../../../features/courses/api/course-count'
-import { displayFirstName, useProfile } from '../../../features/profile/api/profile'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import { formatLongDate } from '../../../lib/dates'
+import { buttonClass } from '@/components/ui/button'
+import { EmptyState } from '@/components/ui/empty-state'
+import { PageHeader } from '@/components/ui/page-header'
+import { Skeleton } from '@/components/ui/skeleton'
+import { paths } from '@/config/paths'
+import { useCourseCount } from '@/features/courses'
+import { displayFirstName, useProfile } from '@/features/profile'
+import { useAuth } from '@/lib/auth/auth-provider'
+import { formatLongDate } from '@/lib/dates'
 
 export default function DashboardRoute() {
   const { user } = useAuth()

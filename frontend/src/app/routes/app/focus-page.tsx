@@ -4,8 +4,8 @@
  */
 import { ArrowLeft, FilePenLine } from 'lucide-react'
 import { Link, useParams } from 'react-router'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { paths } from '../../../config/paths'
+import { EmptyState } from '@/components/ui/empty-state'
+import { paths } from '@/config/paths'
 
 export type FocusPageName = 'draftEditor' | 'plannerCreate' | 'sequentialClassEdit'
 

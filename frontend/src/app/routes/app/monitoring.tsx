@@ -1,8 +1,8 @@
 import { Gauge } from 'lucide-react'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { PageHeader } from '../../../components/ui/page-header'
-import { useUnresolvedAlertCount } from '../../../features/admin-alerts/api/unresolved-count'
-import { useIsAdmin } from '../../../features/roles/api/roles'
+import { EmptyState } from '@/components/ui/empty-state'
+import { PageHeader } from '@/components/ui/page-header'
+import { useUnresolvedAlertCount } from '@/features/admin-alerts'
+import { useIsAdmin } from '@/features/roles'
 
 export default function MonitoringRoute() {
   const isAdmin = useIsAdmin()

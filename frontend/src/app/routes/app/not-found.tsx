@@ -1,9 +1,9 @@
 import { SearchX } from 'lucide-react'
 import { Link } from 'react-router'
-import { buttonClass } from '../../../components/ui/button'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { PageHeader } from '../../../components/ui/page-header'
-import { paths } from '../../../config/paths'
+import { buttonClass } from '@/components/ui/button'
+import { EmptyState } from '@/components/ui/empty-state'
+import { PageHeader } from '@/components/ui/page-header'
+import { paths } from '@/config/paths'
 
 export default function NotFoundRoute() {
   return (

@@ -1,9 +1,9 @@
-import { PageHeader } from '../../../components/ui/page-header'
-import { Skeleton } from '../../../components/ui/skeleton'
-import { DataAttributions } from '../../../components/layout/public-layout'
-import { FALLBACK_SCHOOL_NAME, useProfile, useSchool } from '../../../features/profile/api/profile'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import { formatDate } from '../../../lib/dates'
+import { PageHeader } from '@/components/ui/page-header'
+import { Skeleton } from '@/components/ui/skeleton'
+import { DataAttributions } from '@/components/layout/public-layout'
+import { FALLBACK_SCHOOL_NAME, useProfile, useSchool } from '@/features/profile'
+import { useAuth } from '@/lib/auth/auth-provider'
+import { formatDate } from '@/lib/dates'
 
 export default function ProfileRoute() {
   const { user } = useAuth()

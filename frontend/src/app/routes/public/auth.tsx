@@ -1,4 +1,4 @@
-import { AuthPage } from '../../../features/auth/components/auth-page'
+import { AuthPage } from '@/features/auth'
 
 export default function AuthRoute() {
   return <AuthPage />

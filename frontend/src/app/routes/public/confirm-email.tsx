@@ -1,4 +1,4 @@
-import { ConfirmEmailPage } from '../../../features/auth/components/confirm-email-page'
+import { ConfirmEmailPage } from '@/features/auth'
 
 export default function ConfirmEmailRoute() {
   return <ConfirmEmailPage />

@@ -4,11 +4,11 @@
  */
 import { Construction } from 'lucide-react'
 import { Link } from 'react-router'
-import { PublicLayout } from '../../../components/layout/public-layout'
-import { buttonClass } from '../../../components/ui/button'
-import { EmptyState } from '../../../components/ui/empty-state'
-import { PageHeader } from '../../../components/ui/page-header'
-import { paths } from '../../../config/paths'
+import { PublicLayout } from '@/components/layout/public-layout'
+import { buttonClass } from '@/components/ui/button'
+import { EmptyState } from '@/components/ui/empty-state'
+import { PageHeader } from '@/components/ui/page-header'
+import { paths } from '@/config/paths'
 
 export type InfoPageName =
   | 'createPlan'

@@ -1,9 +1,9 @@
 import { CalendarDays, FileText, Sparkles } from 'lucide-react'
 import { Link } from 'react-router'
-import { PublicLayout } from '../../../components/layout/public-layout'
-import { buttonClass } from '../../../components/ui/button'
-import { paths } from '../../../config/paths'
-import { useAuth } from '../../../lib/auth/auth-provider'
+import { PublicLayout } from '@/components/layout/public-layout'
+import { buttonClass } from '@/components/ui/button'
+import { paths } from '@/config/paths'
+import { useAuth } from '@/lib/auth/auth-provider'
 
 const FEATURES = [
   { icon: FileText, title: 'Planificaciones', text: 'Clases simples y unidades secuenciales alineadas con los OA del currículum nacional.' },

@@ -1,4 +1,4 @@
-import { HealthPage } from '../../../features/health/components/health-page'
+import { HealthPage } from '@/features/health'
 
 export default function StatusRoute() {
   return <HealthPage />

@@ -3,9 +3,9 @@
  * (`admin_alerts`, head + exact count). Admins only; polled every 60 s.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
 
 export const ALERTS_POLL_MS = 60_000
 

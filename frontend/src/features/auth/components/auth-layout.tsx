@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { CieloLogo } from '../../../components/cielo-logo'
-import { paths } from '../../../config/paths'
+import { CieloLogo } from '@/components/cielo-logo'
+import { paths } from '@/config/paths'
 
 /** The frame of /auth and /confirm-email: logo, one card, a way back home. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {

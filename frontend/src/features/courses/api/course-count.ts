@@ -3,9 +3,9 @@
  * count (the onboarding check of the spec).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
 
 export const courseKeys = {
   all: ['courses'] as const,

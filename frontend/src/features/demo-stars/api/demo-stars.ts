@@ -3,18 +3,15 @@
  * every 30 s and stale after 10 s, and what the widget derives from it (spec sections 3–5).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { Tables } from '@/lib/database.types'
+import type { CieloClient } from '@/lib/supabase'
 
-export interface DemoUserRow {
-  user_id: string
-  total_stars: number
-  used_stars: number
-  demo_end_date: string
-  max_courses: number
-  is_active: boolean
-}
+export type DemoUserRow = Pick<
+  Tables<'demo_users_2025'>,
+  'user_id' | 'total_stars' | 'used_stars' | 'demo_end_date' | 'max_courses' | 'is_active'
+>
 
 export interface DemoStars {
   isDemoUser: boolean
@@ -78,7 +75,7 @@ export async function fetchDemoRow(supabase: CieloClient, userId: string): Promi
     .from('demo_users_2025')
     .select('user_id, total_stars, used_stars, demo_end_date, max_courses, is_active')
     .eq('user_id', userId)
-    .maybeSingle<DemoUserRow>()
+    .maybeSingle()
   if (error) throw error
   return data
 }

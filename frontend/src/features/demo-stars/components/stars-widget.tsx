@@ -1,7 +1,7 @@
 import { Star } from 'lucide-react'
-import { cn } from '../../../lib/cn'
-import { formatDate } from '../../../lib/dates'
-import { usageLevel, useDemoStars } from '../api/demo-stars'
+import { cn } from '@/lib/cn'
+import { formatDate } from '@/lib/dates'
+import { usageLevel, useDemoStars } from '@/features/demo-stars/api/demo-stars'
 
 const toneClass = {
   yellow: 'bg-wait-line',

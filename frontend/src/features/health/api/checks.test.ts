@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFakeNetwork, databaseDownRoutes, healthyRoutes, json } from '../../../test/fake-network'
+import { createFakeNetwork, databaseDownRoutes, healthyRoutes, json } from '@/test/fake-network'
 import { checkAuth, checkGateway, checkRest, checkSession } from './checks'
 
 const URL_BASE = 'http://localhost:54321'

@@ -1,4 +1,4 @@
-import { getClientFetch, type CieloClient } from '../../../lib/supabase'
+import { getClientFetch, type CieloClient } from '@/lib/supabase'
 import { checkAuth, checkGateway, checkRest, checkSession, type CheckOptions } from './checks'
 import type { HealthCheckResult } from './types'
 

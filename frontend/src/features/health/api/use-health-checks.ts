@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { CieloClient } from '../../../lib/supabase'
+import type { CieloClient } from '@/lib/supabase'
 import type { CheckOptions } from './checks'
 import { deriveOverallStatus } from './overall'
 import { runHealthChecks } from './run-checks'

@@ -1,5 +1,5 @@
-import { STATUS_LABELS } from '../api/overall'
-import type { HealthCheckResult, HealthStatus, ServiceName } from '../api/types'
+import { STATUS_LABELS } from '@/features/health/api/overall'
+import type { HealthCheckResult, HealthStatus, ServiceName } from '@/features/health/api/types'
 import { STATUS_TONE, StatusIcon } from './status-icon'
 
 const msFormat = new Intl.NumberFormat('es-CL', { maximumFractionDigits: 0 })

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { databaseDownRoutes, healthyRoutes, type RouteHandler } from '../../../test/fake-network'
-import { renderApp as renderWholeApp, testConfig as config, testSession, testUser } from '../../../test/render-app'
+import { databaseDownRoutes, healthyRoutes, type RouteHandler } from '@/test/fake-network'
+import { renderApp as renderWholeApp, testConfig as config, testSession, testUser } from '@/test/render-app'
 
 /**
  * Renders the real app at /estado with a real supabase-js client whose only fake part is

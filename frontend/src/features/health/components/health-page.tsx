@@ -1,8 +1,8 @@
-import { useAppConfig, useSupabase } from '../../../app/supabase-provider'
-import { CieloLogo } from '../../../components/cielo-logo'
-import { serviceStatus } from '../api/overall'
-import { SERVICES, type ServiceName } from '../api/types'
-import { useHealthChecks } from '../api/use-health-checks'
+import { useAppConfig, useSupabase } from '@/lib/supabase-provider'
+import { CieloLogo } from '@/components/cielo-logo'
+import { serviceStatus } from '@/features/health/api/overall'
+import { SERVICES, type ServiceName } from '@/features/health/api/types'
+import { useHealthChecks } from '@/features/health/api/use-health-checks'
 import { HealthCard } from './health-card'
 import { OverallBanner } from './overall-banner'
 

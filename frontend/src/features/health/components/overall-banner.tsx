@@ -1,5 +1,5 @@
-import { OVERALL_LABELS } from '../api/overall'
-import type { HealthStatus } from '../api/types'
+import { OVERALL_LABELS } from '@/features/health/api/overall'
+import type { HealthStatus } from '@/features/health/api/types'
 import { STATUS_TONE, StatusIcon } from './status-icon'
 
 const timeFormat = new Intl.DateTimeFormat('es-CL', {

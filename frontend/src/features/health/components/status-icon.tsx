@@ -1,4 +1,4 @@
-import type { HealthStatus } from '../api/types'
+import type { HealthStatus } from '@/features/health/api/types'
 
 /** Decorative status glyph; the status is always also given as text. */
 export function StatusIcon({ status, className = 'size-5' }: { status: HealthStatus; className?: string }) {

@@ -3,23 +3,17 @@
  * school (`schools`, filter RBD), as the sidebar header and the profile page show them.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { Tables } from '@/lib/database.types'
+import type { CieloClient } from '@/lib/supabase'
 
-export interface Profile {
-  user_id: string
-  first_name: string | null
-  last_name: string | null
-  how_found_us: string | null
-  school_rbd: number | null
-  is_complete: boolean
-}
+export type Profile = Pick<
+  Tables<'profiles'>,
+  'user_id' | 'first_name' | 'last_name' | 'how_found_us' | 'school_rbd' | 'is_complete'
+>
 
-export interface School {
-  RBD: number
-  NOM_RBD: string
-}
+export type School = Pick<Tables<'schools'>, 'RBD' | 'NOM_RBD'>
 
 export const FALLBACK_SCHOOL_NAME = 'Colegio Cielo'
 
@@ -34,13 +28,13 @@ export async function fetchProfile(supabase: CieloClient, userId: string): Promi
     .from('profiles')
     .select('user_id, first_name, last_name, how_found_us, school_rbd, is_complete')
     .eq('user_id', userId)
-    .maybeSingle<Profile>()
+    .maybeSingle()
   if (error) throw error
   return data
 }
 
 export async function fetchSchool(supabase: CieloClient, rbd: number): Promise<School | null> {
-  const { data, error } = await supabase.from('schools').select('RBD, NOM_RBD').eq('RBD', rbd).maybeSingle<School>()
+  const { data, error } = await supabase.from('schools').select('RBD, NOM_RBD').eq('RBD', rbd).maybeSingle()
   if (error) throw error
   return data
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createFakeNetwork, json } from '../../../test/fake-network'
-import { createTestClient, testSession } from '../../../test/render-app'
+import { createFakeNetwork, json } from '@/test/fake-network'
+import { createTestClient, testSession } from '@/test/render-app'
 import { fetchIsAdmin, fetchIsContentCreator } from './roles'
 
 const jwtExpired = () => json({ code: 'PGRST303', message: 'JWT expired', details: null, hint: null }, 401)

@@ -8,11 +8,11 @@
  * * Content creator: any error is logged and answers false.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { useSupabase } from '../../../app/supabase-provider'
-import { mentionsJwtOrSession } from '../../../lib/errors'
-import { logger } from '../../../lib/logger'
-import { useAuth } from '../../../lib/auth/auth-provider'
-import type { CieloClient } from '../../../lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import { mentionsJwtOrSession } from '@/lib/errors'
+import { logger } from '@/lib/logger'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { CieloClient } from '@/lib/supabase'
 import { roleKeys } from './keys'
 
 export const ADMIN_CHECK_RETRIES = 3

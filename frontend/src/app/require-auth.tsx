@@ -8,21 +8,17 @@
  */
 import { useEffect, type ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router'
-import { SkeletonBars } from '../../components/ui/skeleton'
-import { paths } from '../../config/paths'
-import { useIsContentCreator } from '../../features/roles/api/roles'
-import { reportSecurityEvent } from '../security'
-import { useAuth } from './auth-provider'
+import { SkeletonBars } from '@/components/ui/skeleton'
+import { paths } from '@/config/paths'
+import type { RedirectState } from '@/features/auth'
+import { useIsContentCreator } from '@/features/roles'
+import { reportSecurityEvent } from '@/lib/security'
+import { useAuth } from '@/lib/auth/auth-provider'
 
 export interface RequireAuthProps {
   children: ReactNode
   /** Also require the content-creator right. */
   contentCreator?: boolean
-}
-
-/** Where the guard sends someone back to after signing in. */
-export interface RedirectState {
-  from?: string
 }
 
 export function RequireAuth({ children, contentCreator = false }: RequireAuthProps) {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { json, teacherRoutes } from '../../test/fake-network'
-import { renderApp, testSession, testUser } from '../../test/render-app'
+import { json, teacherRoutes } from '@/test/fake-network'
+import { renderApp, testSession, testUser } from '@/test/render-app'
 
 describe('route guards', () => {
   it('no user: an app route goes to /auth', async () => {

@@ -5,16 +5,16 @@
  */
 import { LogOut } from 'lucide-react'
 import { NavLink } from 'react-router'
-import { visibleNavGroups, type NavItem } from '../../config/nav'
-import { paths } from '../../config/paths'
-import { useUnresolvedAlertCount } from '../../features/admin-alerts/api/unresolved-count'
-import { StarsWidget } from '../../features/demo-stars/components/stars-widget'
-import { displayFirstName, initialsOf, useProfile, useSchoolName } from '../../features/profile/api/profile'
-import { useIsAdmin, useIsContentCreator } from '../../features/roles/api/roles'
-import { useAuth } from '../../lib/auth/auth-provider'
-import { cn } from '../../lib/cn'
-import { CieloLogo } from '../cielo-logo'
-import { Tooltip } from '../ui/tooltip'
+import { visibleNavGroups, type NavItem } from '@/config/nav'
+import { paths } from '@/config/paths'
+import { useUnresolvedAlertCount } from '@/features/admin-alerts'
+import { StarsWidget } from '@/features/demo-stars'
+import { displayFirstName, initialsOf, useProfile, useSchoolName } from '@/features/profile'
+import { useIsAdmin, useIsContentCreator } from '@/features/roles'
+import { useAuth } from '@/lib/auth/auth-provider'
+import { cn } from '@/lib/cn'
+import { CieloLogo } from '@/components/cielo-logo'
+import { Tooltip } from '@/components/ui/tooltip'
 
 export interface AppSidebarProps {
   collapsed: boolean

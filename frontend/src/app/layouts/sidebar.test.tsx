@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { json, teacherRoutes } from '../../test/fake-network'
-import { renderApp, testSession } from '../../test/render-app'
-import { readSidebarOpen, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE } from './sidebar-state'
+import { json, teacherRoutes } from '@/test/fake-network'
+import { renderApp, testSession } from '@/test/render-app'
+import { readSidebarOpen, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE } from '@/components/layout/sidebar-state'
 
 const cookieWrites: string[] = []
 const descriptor = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')

@@ -1,0 +1,2 @@
+/** The teacher's courses. */
+export { useCourseCount } from './api/course-count'

@@ -1,0 +1,2 @@
+/** Estrellas Cielo: demo users' daily usage, shown in the sidebar. */
+export { StarsWidget } from './components/stars-widget'

@@ -1,0 +1,9 @@
+/** The signed-in teacher's profile and school. */
+export {
+  displayFirstName,
+  FALLBACK_SCHOOL_NAME,
+  initialsOf,
+  useProfile,
+  useSchool,
+  useSchoolName,
+} from './api/profile'

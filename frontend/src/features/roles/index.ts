@@ -1,0 +1,2 @@
+/** The signed-in user's roles (admin, content creator). */
+export { useIsAdmin, useIsContentCreator } from './api/roles'
