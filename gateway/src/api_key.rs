@@ -22,7 +22,7 @@ use actix_web::{Error, HttpMessage, HttpResponse, web};
 use secrecy::ExposeSecret;
 use serde_json::json;
 
-use crate::keys::{ApiKeyKind, ApiKeys};
+use crate::identity::{ApiKeyKind, ProjectKeys};
 use crate::request_limits;
 use crate::slow_clients::{self, BodyTimedOut};
 use crate::state::AppState;
@@ -96,7 +96,7 @@ impl GateRejection {
 
 /// Pure part of the gate: from the presented key and Authorization header to credentials.
 pub fn resolve(
-    keys: &ApiKeys,
+    keys: &ProjectKeys,
     gate: Gate,
     apikey: Option<&str>,
     authorization: Option<&str>,
@@ -222,13 +222,13 @@ mod tests {
     use super::*;
     use crate::config::Settings;
 
-    fn keys() -> ApiKeys {
+    fn keys() -> ProjectKeys {
         let settings = Settings::from_lookup(|name| {
             (name == "JWT_SECRET")
                 .then(|| "super-secret-jwt-token-with-at-least-32-characters-long".to_owned())
         })
         .unwrap();
-        ApiKeys::load(&settings).unwrap()
+        ProjectKeys::load(&settings).unwrap()
     }
 
     #[test]

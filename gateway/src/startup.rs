@@ -20,7 +20,7 @@ use crate::config::{ConfigError, Settings};
 use crate::db::batches::TransactionBatches;
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
-use crate::keys::{ApiKeys, KeyError};
+use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::selective::Selective;
 use crate::state::AppState;
@@ -98,7 +98,7 @@ impl Application {
     /// `API_PORT=0` picks a free port.
     pub async fn build(
         settings: Arc<Settings>,
-        keys: ApiKeys,
+        keys: ProjectKeys,
         db: Database,
     ) -> Result<Self, StartError> {
         let schema_cache = SchemaCacheState::start(
@@ -274,7 +274,7 @@ fn database_url(settings: &Settings, embedded: Option<&EmbeddedPostgres>) -> Sec
 /// `cielo serve`: the whole stack in the foreground until Ctrl-C / SIGTERM.
 pub async fn serve(settings: Settings) -> Result<(), StartError> {
     let settings = Arc::new(settings);
-    let keys = ApiKeys::load(&settings)?;
+    let keys = ProjectKeys::load(&settings)?;
     let embedded = start_embedded_database(&settings).await?;
 
     let result = serve_with_database(settings, keys, embedded.as_ref()).await;
@@ -286,7 +286,7 @@ pub async fn serve(settings: Settings) -> Result<(), StartError> {
 
 async fn serve_with_database(
     settings: Arc<Settings>,
-    keys: ApiKeys,
+    keys: ProjectKeys,
     embedded: Option<&EmbeddedPostgres>,
 ) -> Result<(), StartError> {
     let db = Database::connect_and_migrate(&database_url(&settings, embedded), &settings).await?;

@@ -15,7 +15,7 @@ use super::error::{AuthError, AuthResult};
 use super::model::User;
 use super::store::{self, Session, Tx};
 use super::{AuthState, Ctx};
-use crate::jwt::VerifyError;
+use crate::identity::jwt::VerifyError;
 
 /// Allowed clock difference for `exp`, `nbf` and `iat`.
 const CLOCK_SKEW_SECONDS: i64 = 30;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, JwtError};
-use crate::jwt::{JwtVerifier, KeyRing, VerifyError};
+use crate::identity::jwt::{JwtVerifier, KeyRing, VerifyError};
 
 /// Allowed clock difference for `exp`, `nbf` and `iat`, as in PostgREST.
 const CLOCK_SKEW_SECONDS: i64 = 30;
@@ -224,7 +224,7 @@ fn check_time_claims(claims: &Map<String, Value>, now: i64) -> Result<(), ApiErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jwt::Hs256Key;
+    use crate::identity::jwt::Hs256Key;
     use secrecy::SecretString;
     use serde_json::json;
 
