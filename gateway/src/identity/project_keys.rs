@@ -23,7 +23,9 @@ use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use super::jwt::{Hs256Key, JwtVerifier, KeyRing, PrivateJwk, SharedKeyRing};
+use super::jwks::PrivateJwk;
+use super::jwt::{Hs256Key, JwtVerifier};
+use super::key_ring::{KeyRing, SharedKeyRing};
 use super::secrets::constant_time_eq;
 use crate::config::Settings;
 

@@ -25,7 +25,8 @@ use secrecy::ExposeSecret;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::jwt::{KeyRing, PrivateJwk, SigningKey, generate_private_jwk};
+use super::jwks::{PrivateJwk, generate_private_jwk};
+use super::key_ring::{KeyRing, SigningKey};
 use super::project_keys::ProjectKeys;
 
 /// How often gateways look for rotated keys.

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use super::error::{ApiError, JwtError};
-use crate::identity::jwt::{JwtVerifier, KeyRing, VerifyError};
+use crate::identity::jwt::{JwtVerifier, VerifyError};
+use crate::identity::key_ring::KeyRing;
 
 /// Allowed clock difference for `exp`, `nbf` and `iat`, as in PostgREST.
 const CLOCK_SKEW_SECONDS: i64 = 30;

@@ -418,8 +418,9 @@ async fn es256_keys_sign_publish_and_work_across_services() {
 
 #[tokio::test]
 async fn jwt_keys_in_gotrue_format_and_no_algorithm_confusion() {
-    let rsa = gateway::identity::jwt::generate_private_jwk(jsonwebtoken::Algorithm::RS256, "rsa-1")
-        .unwrap();
+    let rsa =
+        gateway::identity::jwks::generate_private_jwk(jsonwebtoken::Algorithm::RS256, "rsa-1")
+            .unwrap();
     let keys = json!([rsa]).to_string();
     let app = spawn_app_with(&[("JWT_KEYS", &keys), ("ENABLE_EMAIL_AUTOCONFIRM", "true")]).await;
     let (_, session) = json_of(
@@ -471,7 +472,7 @@ async fn jwt_keys_in_gotrue_format_and_no_algorithm_confusion() {
     // An RS256-signed anon key passes the API gateway like the legacy one.
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
     header.kid = Some("rsa-1".into());
-    let private = gateway::identity::jwt::PrivateJwk::parse(&rsa).unwrap();
+    let private = gateway::identity::jwks::PrivateJwk::parse(&rsa).unwrap();
     let anon = private
         .signing_key()
         .sign(&json!({"role": "anon", "iss": "supabase"}))
