@@ -3,9 +3,9 @@
 //! ([`super::key_ring`]: `JWT_KEYS` or the managed signing keys) and third-party public keys
 //! from a configured JWKS (`JWT_JWKS`).
 //!
-//! This module only signs and checks signatures; what a service does with the claims (time
-//! rules, role selection, error wording) is decided elsewhere. The algorithm is bound to
-//! the key: an HS256 token is only checked with the shared secret or
+//! This module only signs and checks signatures; time claims are [`super::time_claims`], role
+//! selection is [`super::authenticate`], error wording belongs to each service. The
+//! algorithm is bound to the key: an HS256 token is only checked with the shared secret or
 //! a ring key of its `kid`, an RS/ES token only with a key of the matching type, so a
 //! public key can never be used as an HMAC secret; `alg: none` is never accepted.
 
@@ -69,7 +69,7 @@ impl Hs256Key {
 }
 
 /// Why a token's signature could not be verified, in the terms PostgREST reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VerifyError {
     /// Not three dot-separated parts.
     Parts(usize),
