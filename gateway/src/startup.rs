@@ -20,13 +20,13 @@ use crate::config::{ConfigError, Settings};
 use crate::db::batches::TransactionBatches;
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
+use crate::edge::selective::Selective;
 use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
-use crate::selective::Selective;
 use crate::state::AppState;
 use crate::status::StatusInfo;
 use crate::{
-    api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, telemetry, web as webapp,
+    auth_v1, edge, functions_v1, health, inbox, rest_v1, storage_v1, telemetry, web as webapp,
 };
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
@@ -165,7 +165,7 @@ impl Application {
             };
             app
                 // Innermost first: the last `wrap` sees the request first.
-                .wrap(from_fn(api_key::gate))
+                .wrap(from_fn(edge::api_key_gate::gate))
                 .wrap(cors())
                 .wrap(compression())
                 .wrap(telemetry::RequestLog)

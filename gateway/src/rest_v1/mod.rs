@@ -37,9 +37,9 @@ use self::execute::RequestContext;
 use self::request::api_request::{ApiRequest, RawRequest, Resource};
 use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, push_ident, qualified};
-use crate::api_key::Credentials;
 use crate::db::api_pool::ApiPool;
 use crate::db::batches::TransactionBatches;
+use crate::edge::api_key_gate::Credentials;
 use crate::identity::{self, Identity, IdentityContext};
 use crate::state::AppState;
 

@@ -10,7 +10,7 @@
 //!
 //! The result is stored in the request as [`Credentials`] for the services to read. Before
 //! any of that, the gate refuses request heads over the edge's size limits
-//! ([`crate::request_limits`]).
+//! ([`super::request_limits`]).
 
 use std::borrow::Cow;
 
@@ -22,9 +22,9 @@ use actix_web::{Error, HttpMessage, HttpResponse, web};
 use secrecy::ExposeSecret;
 use serde_json::json;
 
+use super::request_limits;
+use super::slow_clients::{self, BodyTimedOut};
 use crate::identity::{ApiKeyKind, ProjectKeys};
-use crate::request_limits;
-use crate::slow_clients::{self, BodyTimedOut};
 use crate::state::AppState;
 
 /// What the gateway learned about the caller before any service runs.
