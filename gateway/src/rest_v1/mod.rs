@@ -30,7 +30,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use actix_web::http::Method;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 
 use self::error::ApiError;
 use self::execute::RequestContext;
@@ -39,7 +39,6 @@ use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, push_ident, qualified};
 use crate::db::api_pool::ApiPool;
 use crate::db::batches::TransactionBatches;
-use crate::edge::api_key_gate::Credentials;
 use crate::identity::{self, Identity, IdentityContext};
 use crate::state::AppState;
 
@@ -94,14 +93,12 @@ async fn pipeline(
     let body = read_body(payload, state.settings.rest.max_body_size).await?;
     let cache = state.schema_cache.get();
     let now = chrono::Utc::now().timestamp();
-    let auth = identity::authenticate(
+    let auth = identity::identify(
+        http,
         &IdentityContext {
             verifier: state.keys.verifier(),
             anon_role: &cache.config.anon_role,
         },
-        http.extensions()
-            .get::<Credentials>()
-            .and_then(|credentials| credentials.bearer.as_deref()),
         now,
     )?;
 
