@@ -4,16 +4,15 @@
 pub mod auth_v1;
 pub mod config;
 pub mod db;
+pub mod dev;
 pub mod edge;
 pub mod functions_v1;
 pub mod health;
 pub mod identity;
-pub mod inbox;
 pub mod mail;
 pub mod rest_v1;
 pub mod startup;
 pub mod state;
-pub mod status;
 pub mod storage_v1;
 pub mod telemetry;
 pub mod web;

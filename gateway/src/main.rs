@@ -9,8 +9,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand};
 use gateway::config::Settings;
+use gateway::dev::status::{OutputFormat, StatusInfo};
 use gateway::identity::ProjectKeys;
-use gateway::status::{OutputFormat, StatusInfo};
 use gateway::{startup, telemetry};
 
 #[derive(Debug, Parser)]

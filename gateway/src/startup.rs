@@ -20,13 +20,13 @@ use crate::config::{ConfigError, Settings};
 use crate::db::batches::TransactionBatches;
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
+use crate::dev::status::StatusInfo;
 use crate::edge::selective::Selective;
 use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
-use crate::status::StatusInfo;
 use crate::{
-    auth_v1, edge, functions_v1, health, inbox, rest_v1, storage_v1, telemetry, web as webapp,
+    auth_v1, dev, edge, functions_v1, health, rest_v1, storage_v1, telemetry, web as webapp,
 };
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
@@ -175,7 +175,7 @@ impl Application {
                 .configure(rest_v1::routes)
                 .configure(storage_v1::routes)
                 .configure(functions_v1::routes)
-                .configure(inbox::routes)
+                .configure(dev::inbox::routes)
                 .configure(move |config| webapp::configure(config, web_dir))
         })
         .workers(workers)
@@ -295,7 +295,7 @@ async fn serve_with_database(
     }
     let status = StatusInfo::new(&settings, &keys);
     let app = Application::build(settings, keys, db).await?;
-    crate::status::print_started(&status);
+    crate::dev::status::print_started(&status);
 
     let handle = app.handle();
     let server = app.run_until_stopped();

@@ -213,7 +213,7 @@ fn substitute(template: &str, data: &TemplateData, html: bool) -> String {
         let expression = rest[start + 2..start + end].trim();
         let value = lookup(expression, data);
         if html {
-            out.push_str(&crate::inbox::escape_html(&value));
+            out.push_str(&crate::dev::inbox::escape_html(&value));
         } else {
             out.push_str(&value);
         }
