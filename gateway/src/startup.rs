@@ -102,8 +102,8 @@ impl Application {
         db: Database,
     ) -> Result<Self, StartError> {
         let schema_cache = SchemaCacheState::start(
-            db.admin.clone(),
-            db.admin_config.clone(),
+            db.owner.clone(),
+            db.owner_config.clone(),
             settings.rest.clone(),
             "authenticator".to_owned(),
         )
@@ -133,7 +133,7 @@ impl Application {
         let web_dir = web_dir_if_built(&settings);
         let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
         let client_timeouts = settings.api.client_timeouts;
-        let api_config = db.api_config.clone();
+        let authenticator_config = db.authenticator_config.clone();
         let pool_timeout = settings.database.pool_timeout;
         let group_commit = settings.database.group_commit;
         let state = web::Data::new(AppState {
@@ -147,7 +147,8 @@ impl Application {
 
         let server = HttpServer::new(move || {
             let web_dir = web_dir.clone();
-            let api_pool = api_pool::worker_pool(api_config.clone(), per_worker, pool_timeout);
+            let api_pool =
+                api_pool::worker_pool(authenticator_config.clone(), per_worker, pool_timeout);
             let app = App::new().app_data(state.clone());
             let app = match api_pool {
                 Ok(pool) => app
@@ -318,7 +319,7 @@ async fn serve_with_database(
 
 /// The demo of `make run` (SEED_DEMO), loaded once per database.
 async fn load_demo(db: &Database) -> Result<(), StartError> {
-    let mut client = db.admin.get().await.map_err(DbError::from)?;
+    let mut client = db.owner.get().await.map_err(DbError::from)?;
     if crate::db::seed::apply_demo(&mut client)
         .await
         .map_err(DbError::from)?

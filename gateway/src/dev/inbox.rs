@@ -76,7 +76,7 @@ async fn load(
     recipient: Option<&str>,
     id: Option<i64>,
 ) -> Result<Vec<MailMessage>, String> {
-    let client = state.db.admin.get().await.map_err(|e| e.to_string())?;
+    let client = state.db.owner.get().await.map_err(|e| e.to_string())?;
     let rows = client
         .query(
             "SELECT id, recipient, sender, subject, text_body, html_body, created_at
@@ -173,7 +173,7 @@ async fn clear(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse
         return response;
     }
     let result = async {
-        let client = state.db.admin.get().await.map_err(|e| e.to_string())?;
+        let client = state.db.owner.get().await.map_err(|e| e.to_string())?;
         client
             .execute("DELETE FROM cielo.dev_mail", &[])
             .await
