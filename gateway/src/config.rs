@@ -18,8 +18,8 @@ use std::time::Duration;
 use secrecy::{ExposeSecret, SecretString};
 use url::Url;
 
-use crate::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
-use crate::slow_clients::ClientTimeouts;
+use crate::edge::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
+use crate::edge::slow_clients::ClientTimeouts;
 
 mod auth;
 pub mod variables;
@@ -75,11 +75,11 @@ pub struct ApiSettings {
     pub api_key_required: bool,
     /// What a request head may weigh (`API_MAX_URI_LENGTH`, default 16 KiB, and
     /// `API_MAX_HEADER_SIZE`, default 32 KiB, as Supabase's edge allows); see
-    /// [`crate::request_limits`].
+    /// [`crate::edge::request_limits`].
     pub head_limits: HeadLimits,
     /// How long a client may take to send its request head (`API_HEAD_TIMEOUT`, default 5 s)
     /// and each 2 KiB of its body (`API_BODY_TIMEOUT`, default 30 s); see
-    /// [`crate::slow_clients`].
+    /// [`crate::edge::slow_clients`].
     pub client_timeouts: ClientTimeouts,
 }
 

@@ -1,4 +1,5 @@
-//! `GET /health`: is the gateway up and can it reach the database through the API pool?
+//! `GET /health`: is the gateway up and can it reach the database through the pool rest/v1
+//! requests run on (this worker's `authenticator` pool, [`crate::db::api_pool`])?
 
 use std::time::Duration;
 
@@ -6,15 +7,20 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, web};
 use serde_json::json;
 
+use crate::db::api_pool::ApiPool;
+use crate::db::wire::Query;
 use crate::state::{AppState, VERSION};
 
 /// How long the database check may take before the stack is reported unhealthy.
 const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// A live answer every time: no cache between a monitor and the gateway may keep one.
-pub async fn gateway_health(state: web::Data<AppState>) -> HttpResponse {
+pub async fn gateway_health(
+    state: web::Data<AppState>,
+    pool: Option<web::Data<ApiPool>>,
+) -> HttpResponse {
     let uptime = state.started_at.elapsed().as_secs();
-    match check_database(&state).await {
+    match check_database(pool.as_ref().map(|pool| pool.get_ref())).await {
         Ok(()) => HttpResponse::Ok()
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .json(json!({
@@ -38,17 +44,16 @@ pub async fn gateway_health(state: web::Data<AppState>) -> HttpResponse {
     }
 }
 
-/// Runs `SELECT 1` on a pooled API connection.
-pub async fn check_database(state: &AppState) -> Result<(), String> {
+/// Runs `SELECT 1` on a connection of this worker's API pool (none: the worker could not
+/// build one, and its rest/v1 requests fail too).
+pub async fn check_database(pool: Option<&ApiPool>) -> Result<(), String> {
+    let Some(pool) = pool else {
+        return Err("no API pool on this worker".to_owned());
+    };
     let check = async {
-        let client = state
-            .db
-            .api
-            .get()
-            .await
-            .map_err(|error| error.to_string())?;
-        client
-            .simple_query("SELECT 1")
+        let mut connection = pool.get().await.map_err(|error| error.to_string())?;
+        connection
+            .pipeline(&[Query::new("SELECT 1", &[])])
             .await
             .map(|_| ())
             .map_err(|error| error.to_string())

@@ -1,23 +1,18 @@
 //! Cielo's gateway: one HTTP server for auth/v1, rest/v1, storage/v1, functions/v1 and the
 //! web app, over PostgreSQL (embedded by default).
 
-pub mod api_key;
 pub mod auth_v1;
 pub mod config;
 pub mod db;
+pub mod dev;
+pub mod edge;
 pub mod functions_v1;
 pub mod health;
-pub mod inbox;
-pub mod jwt;
-pub mod keys;
+pub mod identity;
 pub mod mail;
-pub mod request_limits;
 pub mod rest_v1;
-pub mod selective;
-pub mod slow_clients;
 pub mod startup;
 pub mod state;
-pub mod status;
 pub mod storage_v1;
 pub mod telemetry;
 pub mod typegen;

@@ -10,8 +10,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand};
 use gateway::config::Settings;
-use gateway::keys::ApiKeys;
-use gateway::status::{OutputFormat, StatusInfo};
+use gateway::dev::status::{OutputFormat, StatusInfo};
+use gateway::identity::ProjectKeys;
 use gateway::{startup, telemetry};
 
 #[derive(Debug, Parser)]
@@ -118,7 +118,7 @@ fn generate(settings: &Settings, command: gateway::typegen::GenCommand) -> ExitC
 
 #[allow(clippy::print_stdout)]
 fn signing_keys(settings: &Settings, action: KeysAction) -> ExitCode {
-    use gateway::auth_v1::signing_keys::{KeyCommand, run_command};
+    use gateway::identity::signing_keys::{KeyCommand, run_command};
     let command = match action {
         KeysAction::List => KeyCommand::List,
         KeysAction::Add { alg } => KeyCommand::Add { alg },
@@ -145,7 +145,7 @@ fn run_async(
 
 #[allow(clippy::print_stdout)]
 fn status(settings: &Settings, output: OutputFormat) -> ExitCode {
-    let keys = match ApiKeys::load(settings) {
+    let keys = match ProjectKeys::load(settings) {
         Ok(keys) => keys,
         Err(error) => return fail(&error),
     };

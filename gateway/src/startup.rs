@@ -20,13 +20,13 @@ use crate::config::{ConfigError, Settings};
 use crate::db::batches::TransactionBatches;
 use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
-use crate::keys::{ApiKeys, KeyError};
+use crate::dev::status::StatusInfo;
+use crate::edge::selective::Selective;
+use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
-use crate::selective::Selective;
 use crate::state::AppState;
-use crate::status::StatusInfo;
 use crate::{
-    api_key, auth_v1, functions_v1, health, inbox, rest_v1, storage_v1, telemetry, web as webapp,
+    auth_v1, dev, edge, functions_v1, health, rest_v1, storage_v1, telemetry, web as webapp,
 };
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
@@ -98,12 +98,12 @@ impl Application {
     /// `API_PORT=0` picks a free port.
     pub async fn build(
         settings: Arc<Settings>,
-        keys: ApiKeys,
+        keys: ProjectKeys,
         db: Database,
     ) -> Result<Self, StartError> {
         let schema_cache = SchemaCacheState::start(
-            db.admin.clone(),
-            db.admin_config.clone(),
+            db.owner.clone(),
+            db.owner_config.clone(),
             settings.rest.clone(),
             "authenticator".to_owned(),
         )
@@ -133,7 +133,7 @@ impl Application {
         let web_dir = web_dir_if_built(&settings);
         let shutdown_timeout = settings.api.shutdown_timeout.as_secs();
         let client_timeouts = settings.api.client_timeouts;
-        let api_config = db.api_config.clone();
+        let authenticator_config = db.authenticator_config.clone();
         let pool_timeout = settings.database.pool_timeout;
         let group_commit = settings.database.group_commit;
         let state = web::Data::new(AppState {
@@ -147,7 +147,8 @@ impl Application {
 
         let server = HttpServer::new(move || {
             let web_dir = web_dir.clone();
-            let api_pool = api_pool::worker_pool(api_config.clone(), per_worker, pool_timeout);
+            let api_pool =
+                api_pool::worker_pool(authenticator_config.clone(), per_worker, pool_timeout);
             let app = App::new().app_data(state.clone());
             let app = match api_pool {
                 Ok(pool) => app
@@ -165,7 +166,7 @@ impl Application {
             };
             app
                 // Innermost first: the last `wrap` sees the request first.
-                .wrap(from_fn(api_key::gate))
+                .wrap(from_fn(edge::api_key_gate::gate))
                 .wrap(cors())
                 .wrap(compression())
                 .wrap(telemetry::RequestLog)
@@ -175,7 +176,7 @@ impl Application {
                 .configure(rest_v1::routes)
                 .configure(storage_v1::routes)
                 .configure(functions_v1::routes)
-                .configure(inbox::routes)
+                .configure(dev::inbox::routes)
                 .configure(move |config| webapp::configure(config, web_dir))
         })
         .workers(workers)
@@ -274,7 +275,7 @@ fn database_url(settings: &Settings, embedded: Option<&EmbeddedPostgres>) -> Sec
 /// `cielo serve`: the whole stack in the foreground until Ctrl-C / SIGTERM.
 pub async fn serve(settings: Settings) -> Result<(), StartError> {
     let settings = Arc::new(settings);
-    let keys = ApiKeys::load(&settings)?;
+    let keys = ProjectKeys::load(&settings)?;
     let embedded = start_embedded_database(&settings).await?;
 
     let result = serve_with_database(settings, keys, embedded.as_ref()).await;
@@ -286,7 +287,7 @@ pub async fn serve(settings: Settings) -> Result<(), StartError> {
 
 async fn serve_with_database(
     settings: Arc<Settings>,
-    keys: ApiKeys,
+    keys: ProjectKeys,
     embedded: Option<&EmbeddedPostgres>,
 ) -> Result<(), StartError> {
     let db = Database::connect_and_migrate(&database_url(&settings, embedded), &settings).await?;
@@ -295,7 +296,7 @@ async fn serve_with_database(
     }
     let status = StatusInfo::new(&settings, &keys);
     let app = Application::build(settings, keys, db).await?;
-    crate::status::print_started(&status);
+    crate::dev::status::print_started(&status);
 
     let handle = app.handle();
     let server = app.run_until_stopped();
@@ -318,7 +319,7 @@ async fn serve_with_database(
 
 /// The demo of `make run` (SEED_DEMO), loaded once per database.
 async fn load_demo(db: &Database) -> Result<(), StartError> {
-    let mut client = db.admin.get().await.map_err(DbError::from)?;
+    let mut client = db.owner.get().await.map_err(DbError::from)?;
     if crate::db::seed::apply_demo(&mut client)
         .await
         .map_err(DbError::from)?

@@ -21,8 +21,9 @@ use super::password::{MAX_PASSWORD_LENGTH, is_supported_hash};
 use super::signup::identity_data;
 use super::store::{self, AuditEntry, Col, NewUser, OneTimeTokenType, Tx};
 use super::{
-    AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_email, validate_phone,
+    AuthState, Ctx, Reply, parse_json, read_body, respond, validate_email, validate_phone,
 };
+use crate::identity::secrets;
 use crate::state::AppState;
 
 fn admin_audit<'a>(

@@ -1,8 +1,8 @@
 //! Who calls an endpoint that needs a user or an admin, checked as GoTrue does.
 //!
 //! The bearer token (after the API gateway's mapping of opaque keys) must verify with the
-//! project's keys — the algorithm is bound to the key, `none` is never accepted — and its
-//! time claims must hold within a 30-second clock skew. For user endpoints `sub` must be
+//! project's keys and its time claims must hold ([`crate::identity::verify_token`];
+//! refusals are 403 `bad_jwt`, see [`super::error`]). For user endpoints `sub` must be
 //! an existing user and `session_id`, when present, an existing session: signing out makes
 //! the access tokens of that session useless at once. Admin endpoints need one of the
 //! admin roles (`service_role`, `supabase_admin`).
@@ -15,10 +15,7 @@ use super::error::{AuthError, AuthResult};
 use super::model::User;
 use super::store::{self, Session, Tx};
 use super::{AuthState, Ctx};
-use crate::jwt::VerifyError;
-
-/// Allowed clock difference for `exp`, `nbf` and `iat`.
-const CLOCK_SKEW_SECONDS: i64 = 30;
+use crate::identity;
 
 /// A signed-in caller.
 #[derive(Debug, Clone)]
@@ -26,13 +23,6 @@ pub struct Caller {
     pub claims: Value,
     pub user: User,
     pub session: Option<Session>,
-}
-
-fn bad_jwt(reason: &str) -> AuthError {
-    AuthError::forbidden(
-        "bad_jwt",
-        format!("invalid JWT: unable to parse or verify signature, {reason}"),
-    )
 }
 
 /// The bearer token, or 401 `no_authorization`.
@@ -51,56 +41,11 @@ pub fn bearer(ctx: &Ctx) -> AuthResult<&str> {
 
 /// Verifies signature and time claims; returns the claims.
 pub fn verify_token(state: &AuthState, token: &str) -> AuthResult<Value> {
-    let claims = state
-        .keys
-        .verifier()
-        .verify(token)
-        .map_err(|error| match error {
-            VerifyError::Parts(_) | VerifyError::Malformed => {
-                bad_jwt("token is malformed: could not base64 decode header or claims")
-            }
-            VerifyError::Unsecured => {
-                bad_jwt("token is unverifiable: 'none' signature type is not allowed")
-            }
-            VerifyError::NoSuitableKey => {
-                bad_jwt("token is unverifiable: no key matches the token's alg and kid")
-            }
-            VerifyError::BadSignature => {
-                bad_jwt("token signature is invalid: signature is invalid")
-            }
-        })?;
-    check_time_claims(&claims, Utc::now().timestamp())?;
-    Ok(claims)
-}
-
-fn check_time_claims(claims: &Value, now: i64) -> AuthResult<()> {
-    let number = |name: &str| -> AuthResult<Option<i64>> {
-        match claims.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => Ok(n.as_i64().or_else(|| n.as_f64().map(|f| f as i64))),
-            Some(_) => Err(bad_jwt(&format!(
-                "token has invalid claims: could not parse '{name}'"
-            ))),
-        }
-    };
-    if let Some(exp) = number("exp")?
-        && now - CLOCK_SKEW_SECONDS > exp
-    {
-        return Err(bad_jwt("token has invalid claims: token is expired"));
-    }
-    if let Some(nbf) = number("nbf")?
-        && now + CLOCK_SKEW_SECONDS < nbf
-    {
-        return Err(bad_jwt("token has invalid claims: token is not valid yet"));
-    }
-    if let Some(iat) = number("iat")?
-        && now + CLOCK_SKEW_SECONDS < iat
-    {
-        return Err(bad_jwt(
-            "token has invalid claims: token used before issued",
-        ));
-    }
-    Ok(())
+    Ok(identity::verify_token(
+        state.keys.verifier(),
+        token,
+        Utc::now().timestamp(),
+    )?)
 }
 
 /// The signed-in user and session of the request (GoTrue's `requireAuthentication`).
@@ -174,9 +119,17 @@ pub fn require_admin(state: &AuthState, ctx: &Ctx) -> AuthResult<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::TokenError;
+    use crate::identity::time_claims;
     use serde_json::json;
 
     const NOW: i64 = 1_800_000_000;
+
+    /// The time claims check with its refusals as auth/v1 words them (GoTrue's).
+    fn check_time_claims(claims: &Value, now: i64) -> AuthResult<()> {
+        let claims = claims.as_object().cloned().unwrap_or_default();
+        time_claims::check(&claims, now).map_err(|error| TokenError::TimeClaims(error).into())
+    }
 
     #[test]
     fn time_claims_allow_thirty_seconds_of_skew() {

@@ -11,6 +11,10 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use serde_json::{Value, json};
 
+use crate::identity::TokenError;
+use crate::identity::jwt::VerifyError;
+use crate::identity::time_claims::TimeClaimError;
+
 /// The API version of the request, as GoTrue determines it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ApiVersion {
@@ -267,6 +271,42 @@ fn deleted_parent(constraint: &str) -> Option<AuthError> {
 impl From<deadpool_postgres::PoolError> for AuthError {
     fn from(error: deadpool_postgres::PoolError) -> Self {
         AuthError::internal("Database error", error)
+    }
+}
+
+impl From<TokenError> for AuthError {
+    /// A refused bearer token in GoTrue's words: 403 `bad_jwt`.
+    fn from(error: TokenError) -> Self {
+        let reason = match error {
+            TokenError::Signature(VerifyError::Parts(_) | VerifyError::Malformed) => {
+                "token is malformed: could not base64 decode header or claims".to_owned()
+            }
+            TokenError::Signature(VerifyError::Unsecured) => {
+                "token is unverifiable: 'none' signature type is not allowed".to_owned()
+            }
+            TokenError::Signature(VerifyError::NoSuitableKey) => {
+                "token is unverifiable: no key matches the token's alg and kid".to_owned()
+            }
+            TokenError::Signature(VerifyError::BadSignature) => {
+                "token signature is invalid: signature is invalid".to_owned()
+            }
+            TokenError::TimeClaims(TimeClaimError::NotANumber(name)) => {
+                format!("token has invalid claims: could not parse '{name}'")
+            }
+            TokenError::TimeClaims(TimeClaimError::Expired) => {
+                "token has invalid claims: token is expired".to_owned()
+            }
+            TokenError::TimeClaims(TimeClaimError::NotYetValid) => {
+                "token has invalid claims: token is not valid yet".to_owned()
+            }
+            TokenError::TimeClaims(TimeClaimError::IssuedInFuture) => {
+                "token has invalid claims: token used before issued".to_owned()
+            }
+        };
+        AuthError::forbidden(
+            "bad_jwt",
+            format!("invalid JWT: unable to parse or verify signature, {reason}"),
+        )
     }
 }
 

@@ -12,9 +12,9 @@ use serde_json::Value;
 
 use super::error::{AuthError, AuthResult};
 use super::model::User;
-use super::secrets::{self, PKCE_PREFIX};
 use super::store::{self, Col, OneTimeTokenType, Tx};
 use super::{AuthState, Ctx};
+use crate::identity::secrets::{self, PKCE_PREFIX};
 use crate::mail::templates::{Template, TemplateData};
 
 /// Implicit (tokens in the redirect fragment) or PKCE (`?code=` exchanged by the client).

@@ -34,7 +34,8 @@ use super::error::{AuthError, AuthResult};
 use super::rate_limit::Limit;
 use super::signup::audit_entry;
 use super::store::{self, Factor, Tx};
-use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, session};
+use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, session};
+use crate::identity::secrets;
 use crate::state::AppState;
 
 /// Seconds of one TOTP step.

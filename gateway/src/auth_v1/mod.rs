@@ -6,7 +6,7 @@
 //! [`store`] (the only SQL), and every failure is an [`error::AuthError`] written in
 //! GoTrue's wire format. Shared pieces: [`session`] issues sessions and JWTs, [`authn`]
 //! checks bearer tokens, [`password`] hashes off the async workers, [`rate_limit`],
-//! [`redirect`], [`secrets`], and the mailer in [`crate::mail`].
+//! [`redirect`], [`crate::identity::secrets`], and the mailer in [`crate::mail`].
 
 pub mod admin;
 pub mod authn;
@@ -21,9 +21,7 @@ pub mod password;
 pub mod pools;
 pub mod rate_limit;
 pub mod redirect;
-pub mod secrets;
 pub mod session;
-pub mod signing_keys;
 pub mod signup;
 pub mod store;
 pub mod token;
@@ -45,9 +43,8 @@ use self::error::{ApiVersion, AuthError, AuthResult};
 use self::password::{PasswordHasher, PasswordRules};
 use self::rate_limit::{Limit, RateLimits};
 use self::redirect::RedirectPolicy;
-use crate::api_key::Credentials;
 use crate::config::{AuthSettings, Settings};
-use crate::keys::ApiKeys;
+use crate::identity::{Credentials, ProjectKeys, signing_keys};
 use crate::mail::Mailer;
 use crate::mail::templates::{TemplateError, Templates};
 use crate::state::{AppState, VERSION};
@@ -64,7 +61,7 @@ pub struct AuthState {
     pub pool: deadpool_postgres::Pool,
     /// Request connections, per thread.
     pub pools: pools::ThreadPools,
-    pub keys: ApiKeys,
+    pub keys: ProjectKeys,
     pub hasher: PasswordHasher,
     pub limits: RateLimits,
     pub mailer: Mailer,
@@ -90,7 +87,7 @@ impl AuthState {
     /// background upkeep (key reloads, idle rate-limit buckets).
     pub async fn start(
         settings: Arc<Settings>,
-        keys: ApiKeys,
+        keys: ProjectKeys,
         pool: deadpool_postgres::Pool,
         pools: pools::ThreadPools,
     ) -> Result<Arc<Self>, AuthStartError> {

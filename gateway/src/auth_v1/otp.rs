@@ -16,7 +16,8 @@ use super::rate_limit::Limit;
 use super::session::AuthMethod;
 use super::signup::{audit_entry, check_pkce_params, create_user, save_flow_state};
 use super::store;
-use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_email};
+use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, validate_email};
+use crate::identity::secrets;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]

@@ -22,7 +22,7 @@ pub const BCRYPT_COST: u32 = 10;
 
 /// A cost-10 hash of a random string nobody knows, for constant-work checks.
 static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
-    bcrypt::hash_with_result(super::secrets::generate_password(), BCRYPT_COST)
+    bcrypt::hash_with_result(crate::identity::secrets::generate_password(), BCRYPT_COST)
         .map(|parts| parts.format_for_version(bcrypt::Version::TwoA))
         .unwrap_or_default()
 });

@@ -14,7 +14,8 @@ use uuid::Uuid;
 use super::error::{AuthError, AuthResult};
 use super::model::User;
 use super::store::{self, Tx};
-use super::{AuthState, Ctx, secrets};
+use super::{AuthState, Ctx};
+use crate::identity::secrets;
 
 /// GoTrue's authentication methods (the `amr` claim).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,8 +19,9 @@ use super::rate_limit::Limit;
 use super::session::{self, AuthMethod};
 use super::store::{self, AuditEntry, NewUser, Tx};
 use super::{
-    AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_email, validate_phone,
+    AuthState, Ctx, Reply, parse_json, read_body, respond, validate_email, validate_phone,
 };
+use crate::identity::secrets;
 use crate::state::AppState;
 
 #[derive(Debug, Default, Deserialize)]

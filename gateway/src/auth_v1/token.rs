@@ -33,7 +33,8 @@ use super::rate_limit::Limit;
 use super::session::{self, AuthMethod};
 use super::signup::audit_entry;
 use super::store::{self, LockResult, Rotation};
-use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_phone};
+use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, validate_phone};
+use crate::identity::secrets;
 use crate::state::AppState;
 
 /// How long concurrent refreshes of one token keep retrying (GoTrue: 5 s).

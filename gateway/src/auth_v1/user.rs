@@ -20,8 +20,9 @@ use super::session::AuthMethod;
 use super::signup::{audit_entry, check_pkce_params, save_flow_state};
 use super::store::{self, Col, Tx};
 use super::{
-    AuthState, Ctx, Reply, parse_json, read_body, respond, secrets, validate_email, validate_phone,
+    AuthState, Ctx, Reply, parse_json, read_body, respond, validate_email, validate_phone,
 };
+use crate::identity::secrets;
 use crate::state::AppState;
 
 pub async fn get_handler(http: HttpRequest, state: web::Data<AppState>) -> HttpResponse {

@@ -17,11 +17,11 @@ use super::error::{AuthError, AuthResult};
 use super::mailing::{self, Flow};
 use super::model::User;
 use super::rate_limit::Limit;
-use super::secrets::{self, PKCE_PREFIX};
 use super::session::{self, AuthMethod};
 use super::signup::audit_entry;
 use super::store::{self, Col, OneTimeTokenType, TokenColumn, Tx};
 use super::{AuthState, Ctx, Reply, parse_json, read_body, respond, validate_email};
+use crate::identity::secrets::{self, PKCE_PREFIX};
 use crate::state::AppState;
 
 /// GoTrue's message for the first half of a double-confirmed e-mail change.

@@ -512,7 +512,8 @@ fn io_error(path: &Path, source: std::io::Error) -> EmbeddedError {
 }
 
 fn prepare_dirs(data_dir: &Path, pgdata: &Path, run_as: RunAs) -> Result<(), EmbeddedError> {
-    crate::keys::ensure_data_dir(data_dir).map_err(|source| io_error(data_dir, source))?;
+    crate::identity::project_keys::ensure_data_dir(data_dir)
+        .map_err(|source| io_error(data_dir, source))?;
     if !pgdata.exists() {
         fs::create_dir(pgdata).map_err(|source| io_error(pgdata, source))?;
     }

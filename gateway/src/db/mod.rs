@@ -1,12 +1,16 @@
-//! Database access: the embedded cluster, migrations, and the two connection pools.
+//! Database access: the embedded cluster, migrations, and the connections of each role.
 //!
-//! * `admin`: the `DATABASE_URL` role (superuser `postgres` in the embedded cluster). Used
-//!   for migrations and by services that manage platform schemas (auth, storage).
-//! * `api`: the `authenticator` role, which can only switch into `anon`, `authenticated` and
+//! * The `DATABASE_URL` role (superuser `postgres` in the embedded cluster), which owns the
+//!   schemas: migrations run as it, and its small [`Database::owner`] pool serves the
+//!   platform's own reads and writes (schema cache, demo data, development inbox). auth/v1
+//!   has its own connections of the same role ([`Database::auth`], per-thread pools from
+//!   [`Database::auth_pool`]), like GoTrue's `supabase_auth_admin`.
+//! * The `authenticator` role, which can only switch into `anon`, `authenticated` and
 //!   `service_role`. Every client request that runs user SQL goes through an `authenticator`
 //!   pool, so a bug in request handling can never act with more than those roles' rights.
-//!   rest/v1 uses per-worker pools built from `api_config` (see [`api_pool`]), and sends
-//!   implicit transactions several to a connection when they are all busy ([`batches`]).
+//!   rest/v1 (and `/health`, which checks them) uses per-worker pools built from
+//!   [`Database::authenticator_config`] (see [`api_pool`]), and sends implicit transactions
+//!   several to a connection when they are all busy ([`batches`]).
 
 pub mod api_pool;
 pub mod batches;
@@ -23,20 +27,21 @@ use tokio_postgres::NoTls;
 
 use crate::config::Settings;
 
-/// The pools, and the admin connection settings (for listening to notifications).
+/// The shared pools, and the connection settings per-worker pools are built from.
 #[derive(Clone, Debug)]
 pub struct Database {
-    pub admin: Pool,
-    pub api: Pool,
-    /// auth/v1's own pool (the `DATABASE_URL` role, like GoTrue's `supabase_auth_admin`),
-    /// sized like the API pool so sign-in traffic never waits behind admin work. Request
-    /// handlers use per-thread pools of the same connections ([`Database::auth_pool`]).
+    /// A few connections of the `DATABASE_URL` role for the platform's own work.
+    pub owner: Pool,
+    /// auth/v1's shared pool (the `DATABASE_URL` role), for its background work (managed
+    /// signing keys). Request handlers use per-thread pools ([`Database::auth_pool`]).
     pub auth: Pool,
     auth_config: tokio_postgres::Config,
     timeouts: Timeouts,
-    pub admin_config: tokio_postgres::Config,
+    /// Connection settings of the `DATABASE_URL` role (the schema cache listens for
+    /// reload notifications with them).
+    pub owner_config: tokio_postgres::Config,
     /// Connection settings of the `authenticator` role, for the per-worker API pools.
-    pub api_config: tokio_postgres::Config,
+    pub authenticator_config: tokio_postgres::Config,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,15 +69,15 @@ pub enum DbError {
 }
 
 impl Database {
-    /// Migrates the database, makes sure `authenticator` can log in, and opens both pools.
+    /// Migrates the database, makes sure `authenticator` can log in, and opens the pools.
     pub async fn connect_and_migrate(
         admin_url: &SecretString,
         settings: &Settings,
     ) -> Result<Self, DbError> {
-        let admin_config: tokio_postgres::Config =
+        let owner_config: tokio_postgres::Config =
             admin_url.expose_secret().parse().map_err(DbError::Url)?;
 
-        let mut admin_client = connect(&admin_config).await?;
+        let mut admin_client = connect(&owner_config).await?;
         check_version(&admin_client).await?;
         let report = migrate::run(&mut admin_client, &migrate::embedded()).await?;
         tracing::info!(
@@ -81,11 +86,11 @@ impl Database {
             "database schema is up to date"
         );
 
-        let api_config =
-            authenticator_config(&admin_config, &settings.database.authenticator_password);
+        let authenticator_config =
+            authenticator_config(&owner_config, &settings.database.authenticator_password);
         ensure_authenticator_login(
             &admin_client,
-            &api_config,
+            &authenticator_config,
             &settings.database.authenticator_password,
         )
         .await?;
@@ -96,16 +101,15 @@ impl Database {
             create: Some(Duration::from_secs(5)),
             recycle: Some(Duration::from_secs(5)),
         };
-        let mut auth_config = admin_config.clone();
+        let mut auth_config = owner_config.clone();
         auth_config.application_name("cielo-auth");
         Ok(Self {
             auth: pool(auth_config.clone(), settings.database.pool_size, timeouts)?,
             auth_config,
             timeouts,
-            admin: pool(admin_config.clone(), 4, timeouts)?,
-            api: pool(api_config.clone(), settings.database.pool_size, timeouts)?,
-            admin_config,
-            api_config,
+            owner: pool(owner_config.clone(), 4, timeouts)?,
+            owner_config,
+            authenticator_config,
         })
     }
 }
@@ -188,10 +192,10 @@ async fn check_version(client: &tokio_postgres::Client) -> Result<(), DbError> {
 /// keeps concurrent gateway starts (tests) from racing on the same catalog row.
 async fn ensure_authenticator_login(
     admin: &tokio_postgres::Client,
-    api_config: &tokio_postgres::Config,
+    authenticator_config: &tokio_postgres::Config,
     password: &SecretString,
 ) -> Result<(), DbError> {
-    if connect(api_config).await.is_ok() {
+    if connect(authenticator_config).await.is_ok() {
         return Ok(());
     }
     // The database quotes the literal itself (format %L): no hand-made escaping.

@@ -213,7 +213,7 @@ fn substitute(template: &str, data: &TemplateData, html: bool) -> String {
         let expression = rest[start + 2..start + end].trim();
         let value = lookup(expression, data);
         if html {
-            out.push_str(&crate::inbox::escape_html(&value));
+            out.push_str(&escape_html(&value));
         } else {
             out.push_str(&value);
         }
@@ -294,6 +294,22 @@ fn attribute(tag: &str, name: &str) -> Option<String> {
     value.find('"').map(|end| value[..end].to_owned())
 }
 
+/// Escapes text for HTML element content and attribute values.
+pub fn escape_html(raw: &str) -> String {
+    let mut escaped = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            other => escaped.push(other),
+        }
+    }
+    escaped
+}
+
 fn unescape_html(text: &str) -> String {
     text.replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -305,6 +321,14 @@ fn unescape_html(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape_html(r#"<a href="x">&'"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
 
     fn data() -> TemplateData {
         TemplateData {

@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 
 use super::response::set_reason;
 use super::schema_cache::{Cardinality, QualifiedName, Relationship};
+use crate::identity::jwt::VerifyError;
+use crate::identity::time_claims::TimeClaimError;
+use crate::identity::{IdentityError, TokenError};
 
 /// A PostgreSQL error as the client sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +44,52 @@ pub enum JwtError {
     },
     /// PGRST303: the claims are invalid (expired, not yet valid, audience…).
     Claims(String),
+}
+
+impl From<IdentityError> for ApiError {
+    /// A refused token in PostgREST's words.
+    fn from(error: IdentityError) -> Self {
+        let invalid = |message: &str, details: Option<&str>| {
+            ApiError::Jwt(JwtError::Invalid {
+                message: message.to_owned(),
+                details: details.map(str::to_owned),
+            })
+        };
+        let claims = |message: &str| ApiError::Jwt(JwtError::Claims(message.to_owned()));
+        match error {
+            IdentityError::EmptyToken => invalid("Empty JWT is sent in Authorization header", None),
+            IdentityError::Token(TokenError::Signature(error)) => match error {
+                VerifyError::Parts(n) => {
+                    invalid(&format!("Expected 3 parts in JWT; got {n}"), None)
+                }
+                VerifyError::Malformed => invalid("JWT cryptographic operation failed", None),
+                VerifyError::Unsecured => invalid(
+                    "Wrong or unsupported encoding algorithm",
+                    Some("JWT is unsecured but expected 'alg' was not 'none'"),
+                ),
+                VerifyError::NoSuitableKey => invalid(
+                    "No suitable key or wrong key type",
+                    Some("No suitable key was found to decode the JWT"),
+                ),
+                VerifyError::BadSignature => invalid(
+                    "No suitable key or wrong key type",
+                    Some("None of the keys was able to decode the JWT"),
+                ),
+            },
+            IdentityError::ClaimsNotObject => claims("Parsing claims failed"),
+            IdentityError::Token(TokenError::TimeClaims(error)) => match error {
+                TimeClaimError::NotANumber(name) => {
+                    claims(&format!("The JWT '{name}' claim must be a number"))
+                }
+                TimeClaimError::Expired => claims("JWT expired"),
+                TimeClaimError::NotYetValid => claims("JWT not yet valid"),
+                TimeClaimError::IssuedInFuture => claims("JWT issued at future"),
+            },
+            IdentityError::Audience => {
+                claims("The JWT 'aud' claim must be a string or an array of strings")
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

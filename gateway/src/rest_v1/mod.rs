@@ -2,7 +2,8 @@
 //!
 //! A request goes through one pipeline, each stage in its own module:
 //!
-//! 1. [`auth`]: the bearer token (after the gateway's API-key mapping) → role and claims;
+//! 1. [`crate::identity`]: the bearer token (after the gateway's API-key mapping) → role
+//!    and claims, refusals in PostgREST's words ([`error`]);
 //! 2. [`request`]: path, profile headers, query string, `Prefer`, `Range`, `Accept` →
 //!    [`request::api_request::ApiRequest`];
 //! 3. [`plan`]: names resolved against the [`schema_cache`];
@@ -11,7 +12,6 @@
 //! 6. [`response`]: status, `Content-Range`, preference and GUC headers, body;
 //! 7. [`error`]: every failure in PostgREST's error shape.
 
-pub mod auth;
 pub mod call;
 pub mod error;
 pub mod execute;
@@ -30,17 +30,16 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use actix_web::http::Method;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 
-use self::auth::RequestAuth;
 use self::error::ApiError;
 use self::execute::RequestContext;
 use self::request::api_request::{ApiRequest, RawRequest, Resource};
 use self::schema_cache::SchemaCache;
 use self::sql::fragment::{ident, push_ident, qualified};
-use crate::api_key::Credentials;
 use crate::db::api_pool::ApiPool;
 use crate::db::batches::TransactionBatches;
+use crate::identity::{self, Identity, IdentityContext};
 use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
@@ -51,7 +50,7 @@ pub fn routes(config: &mut web::ServiceConfig) {
 #[derive(Debug)]
 pub struct Request {
     pub api: ApiRequest,
-    pub auth: RequestAuth,
+    pub auth: Identity,
     pub cache: Arc<SchemaCache>,
     /// Shared with the statements' futures, which need it for as long as they run.
     pub context: Arc<RequestContext>,
@@ -94,12 +93,12 @@ async fn pipeline(
     let body = read_body(payload, state.settings.rest.max_body_size).await?;
     let cache = state.schema_cache.get();
     let now = chrono::Utc::now().timestamp();
-    let auth = auth::authenticate(
-        http.extensions()
-            .get::<Credentials>()
-            .and_then(|credentials| credentials.bearer.as_deref()),
-        state.keys.verifier(),
-        &cache.config.anon_role,
+    let auth = identity::identify(
+        http,
+        &IdentityContext {
+            verifier: state.keys.verifier(),
+            anon_role: &cache.config.anon_role,
+        },
         now,
     )?;
 
@@ -188,7 +187,7 @@ fn request_headers(http: &HttpRequest) -> Vec<(&str, &str)> {
 /// The transaction settings of a request, as PostgREST sets them.
 fn request_context(
     api: &ApiRequest,
-    auth: &RequestAuth,
+    auth: &Identity,
     cache: &SchemaCache,
     headers: &[(&str, &str)],
 ) -> RequestContext {

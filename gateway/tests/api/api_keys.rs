@@ -31,7 +31,7 @@ async fn missing_key_is_refused_with_supabases_message() {
 #[tokio::test]
 async fn invalid_key_is_refused() {
     let app = spawn_app().await;
-    let forged = gateway::jwt::Hs256Key::new(&secrecy::SecretString::from(
+    let forged = gateway::identity::jwt::Hs256Key::new(&secrecy::SecretString::from(
         "not-the-project-secret-but-long-enough-0123".to_owned(),
     ))
     .sign(&json!({"role": "service_role"}))

@@ -373,10 +373,10 @@ async fn es256_keys_sign_publish_and_work_across_services() {
         tokio_postgres::NoTls,
     )
     .unwrap();
-    let new_kid = gateway::auth_v1::signing_keys::rotate(&pool, &app.keys, "ES256")
+    let new_kid = gateway::identity::signing_keys::rotate(&pool, &app.keys, "ES256")
         .await
         .unwrap();
-    let ring = gateway::auth_v1::signing_keys::load_ring(&pool, &app.keys)
+    let ring = gateway::identity::signing_keys::load_ring(&pool, &app.keys)
         .await
         .unwrap();
     app.keys.ring().store(std::sync::Arc::new(ring));
@@ -398,10 +398,10 @@ async fn es256_keys_sign_publish_and_work_across_services() {
     )
     .await;
     assert_eq!(jwks["keys"].as_array().unwrap().len(), 2);
-    gateway::auth_v1::signing_keys::revoke(&pool, kid.parse().unwrap())
+    gateway::identity::signing_keys::revoke(&pool, kid.parse().unwrap())
         .await
         .unwrap();
-    let ring = gateway::auth_v1::signing_keys::load_ring(&pool, &app.keys)
+    let ring = gateway::identity::signing_keys::load_ring(&pool, &app.keys)
         .await
         .unwrap();
     app.keys.ring().store(std::sync::Arc::new(ring));
@@ -418,7 +418,9 @@ async fn es256_keys_sign_publish_and_work_across_services() {
 
 #[tokio::test]
 async fn jwt_keys_in_gotrue_format_and_no_algorithm_confusion() {
-    let rsa = gateway::jwt::generate_private_jwk(jsonwebtoken::Algorithm::RS256, "rsa-1").unwrap();
+    let rsa =
+        gateway::identity::jwks::generate_private_jwk(jsonwebtoken::Algorithm::RS256, "rsa-1")
+            .unwrap();
     let keys = json!([rsa]).to_string();
     let app = spawn_app_with(&[("JWT_KEYS", &keys), ("ENABLE_EMAIL_AUTOCONFIRM", "true")]).await;
     let (_, session) = json_of(
@@ -470,7 +472,7 @@ async fn jwt_keys_in_gotrue_format_and_no_algorithm_confusion() {
     // An RS256-signed anon key passes the API gateway like the legacy one.
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
     header.kid = Some("rsa-1".into());
-    let private = gateway::jwt::PrivateJwk::parse(&rsa).unwrap();
+    let private = gateway::identity::jwks::PrivateJwk::parse(&rsa).unwrap();
     let anon = private
         .signing_key()
         .sign(&json!({"role": "anon", "iss": "supabase"}))

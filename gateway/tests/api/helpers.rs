@@ -13,7 +13,7 @@ use std::time::Duration;
 use gateway::config::Settings;
 use gateway::db::Database;
 use gateway::db::embedded::{EmbeddedOptions, EmbeddedPostgres};
-use gateway::keys::ApiKeys;
+use gateway::identity::ProjectKeys;
 use gateway::startup::Application;
 use secrecy::{ExposeSecret, SecretString};
 use tokio_postgres::NoTls;
@@ -210,7 +210,7 @@ fn settings_for(database_url: &str, overrides: &[(&str, &str)]) -> Settings {
 /// A running gateway over a fresh database.
 pub struct TestApp {
     pub address: String,
-    pub keys: ApiKeys,
+    pub keys: ProjectKeys,
     /// Superuser URL of this test's own database.
     pub database_url: String,
     pub database_name: String,
@@ -344,7 +344,7 @@ pub async fn spawn_app_on(
 ) -> TestApp {
     LazyLock::force(&TRACING);
     let settings = Arc::new(settings_for(&database_url, overrides));
-    let keys = ApiKeys::load(&settings).expect("keys");
+    let keys = ProjectKeys::load(&settings).expect("keys");
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
         .await
         .expect("connect the test app to its database");

@@ -104,7 +104,7 @@ async fn jwt_failures_are_401_with_www_authenticate() {
         json!({"code": "PGRST303", "details": null, "hint": null, "message": "JWT expired"})
     );
 
-    let forged = gateway::jwt::Hs256Key::new(&secrecy::SecretString::from(
+    let forged = gateway::identity::jwt::Hs256Key::new(&secrecy::SecretString::from(
         "some-other-secret-that-is-long-enough-0123".to_owned(),
     ))
     .sign(&json!({"role": "service_role"}))

@@ -5,15 +5,15 @@ use std::collections::BTreeSet;
 
 use actix_web::http::Method;
 
-use super::super::error::ApiError;
-use super::super::request::api_request::ApiRequest;
-use super::super::request::media::MediaType;
-use super::super::request::payload::{CallBody, Payload};
-use super::super::schema_cache::{
-    Column, QualifiedName, Relation, Representation, Routine, RoutineParam, SchemaCache, Volatility,
-};
 use super::fuzzy::FuzzySet;
 use super::read::{Condition, Qualifier, ReadNode, ReadOptions, SelectPlan, plan_read_of};
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::request::api_request::ApiRequest;
+use crate::rest_v1::request::media::MediaType;
+use crate::rest_v1::request::payload::{CallBody, Payload};
+use crate::rest_v1::schema_cache::{
+    Column, QualifiedName, Relation, Representation, Routine, RoutineParam, SchemaCache, Volatility,
+};
 
 /// How the arguments reach the function.
 #[derive(Debug, Clone, PartialEq, Eq)]

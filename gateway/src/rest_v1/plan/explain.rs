@@ -7,14 +7,14 @@ use serde_json::Value;
 
 use std::sync::Arc;
 
-use super::super::Request;
-use super::super::error::ApiError;
-use super::super::execute::{self, RequestContext, TransactionMode};
-use super::super::request::media::MediaType;
-use super::super::response::ResponseParts;
+use crate::rest_v1::Request;
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::execute::{self, RequestContext, TransactionMode};
+use crate::rest_v1::request::media::MediaType;
+use crate::rest_v1::response::ResponseParts;
 
-use super::super::request::media::PlanOptions;
-use super::super::sql::fragment::SqlBuilder;
+use crate::rest_v1::request::media::PlanOptions;
+use crate::rest_v1::sql::fragment::SqlBuilder;
 
 /// `EXPLAIN (FORMAT JSON|TEXT[, ANALYZE, …]) <statement>`.
 pub fn statement(statement: SqlBuilder, json: bool, options: PlanOptions) -> SqlBuilder {

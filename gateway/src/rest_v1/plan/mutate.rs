@@ -7,13 +7,15 @@ use std::collections::BTreeSet;
 
 use actix_web::http::Method;
 
-use super::super::error::ApiError;
-use super::super::request::api_request::ApiRequest;
-use super::super::request::ast::{Operation, Operator};
-use super::super::request::payload::Payload;
-use super::super::request::preferences::{Missing, Resolution, Return};
-use super::super::schema_cache::{Cardinality, QualifiedName, Relation, Relationship, SchemaCache};
 use super::read::{Condition, ReadNode, SelectPlan, plan_representation, root_conditions};
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::request::api_request::ApiRequest;
+use crate::rest_v1::request::ast::{Operation, Operator};
+use crate::rest_v1::request::payload::Payload;
+use crate::rest_v1::request::preferences::{Missing, Resolution, Return};
+use crate::rest_v1::schema_cache::{
+    Cardinality, QualifiedName, Relation, Relationship, SchemaCache,
+};
 
 /// What a write returns from the table (`RETURNING`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +49,7 @@ pub struct PayloadColumn {
 /// One field of an object inserted with `VALUES`: the text its column's type reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextValue {
-    /// The column's [`Column::text_input_type`](super::super::schema_cache::Column).
+    /// The column's [`Column::text_input_type`](crate::rest_v1::schema_cache::Column).
     pub type_name: String,
     /// `None`: JSON `null`.
     pub text: Option<String>,

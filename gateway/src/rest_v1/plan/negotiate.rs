@@ -13,10 +13,10 @@
 //! 1 and 2 apply only when the whole row is selected (`select=*`, no embedding): the
 //! aggregate takes the relation's row type (#3160).
 
-use super::super::error::ApiError;
-use super::super::request::media::MediaType;
-use super::super::schema_cache::{HandlerTarget, MediaHandler, MediaHandlers, QualifiedName};
-use super::super::sql::read::BodyFormat;
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::request::media::MediaType;
+use crate::rest_v1::schema_cache::{HandlerTarget, MediaHandler, MediaHandlers, QualifiedName};
+use crate::rest_v1::sql::read::BodyFormat;
 
 /// What the client will get, decided by `Accept`.
 #[derive(Debug, Clone, PartialEq, Eq)]

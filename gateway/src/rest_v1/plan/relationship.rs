@@ -5,9 +5,9 @@
 //! a `!hint` then narrows by constraint, column or junction. No match is PGRST200, several
 //! are PGRST201 (listing the candidates).
 
-use super::super::error::ApiError;
-use super::super::schema_cache::{Cardinality, QualifiedName, Relationship, SchemaCache};
 use super::fuzzy::FuzzySet;
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::schema_cache::{Cardinality, QualifiedName, Relationship, SchemaCache};
 
 /// The single column of a key, if it has exactly one.
 fn single(columns: &[(String, String)], first: bool) -> Option<&str> {

@@ -5,12 +5,12 @@
 
 use actix_web::http::Method;
 
-use super::super::error::ApiError;
-use super::super::settings::RestConfig;
 use super::media::{MediaType, parse_accept};
 use super::preferences::Preferences;
 use super::query_params::{ParseMode, QueryParams};
 use super::range::{RowRange, top_range};
+use crate::rest_v1::error::ApiError;
+use crate::rest_v1::settings::RestConfig;
 
 /// What the path names.
 #[derive(Debug, Clone, PartialEq, Eq)]

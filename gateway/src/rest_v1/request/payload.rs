@@ -14,8 +14,8 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::super::error::{ApiError, PgError};
 use super::media::MediaType;
+use crate::rest_v1::error::{ApiError, PgError};
 
 /// A body for a table write (or a JSON/CSV function call).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! headers, matched exactly; the first token of each kind wins; anything else is invalid
 //! (an error only with `handling=strict`).
 
-use super::super::error::ApiError;
+use crate::rest_v1::error::ApiError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resolution {

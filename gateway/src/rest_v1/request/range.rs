@@ -1,7 +1,7 @@
 //! The top-level range of a read: `limit`/`offset` intersected with the `Range` header
 //! (GET only), with PostgREST's rules for empty ranges, and `Content-Range`/status.
 
-use super::super::error::ApiError;
+use crate::rest_v1::error::ApiError;
 
 /// An inclusive range of row positions; `upper: None` is unbounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,10 +10,10 @@
 //! `<call>` passes arguments in named notation (`"a" := …`), only those the client gave,
 //! so omitted parameters take their defaults. Scalars are wrapped as `pgrst_scalar`.
 
-use super::super::plan::call::{CallArgs, CallPlan};
-use super::super::schema_cache::RoutineParam;
 use super::fragment::{SqlBuilder, ident, qualified};
 use super::read::{BodyFormat, CountMode, count_query, node_query};
+use crate::rest_v1::plan::call::{CallArgs, CallPlan};
+use crate::rest_v1::schema_cache::RoutineParam;
 
 /// The whole call statement. `body` is the negotiated format (`None` for HEAD).
 pub fn call_statement(

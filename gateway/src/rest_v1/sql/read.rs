@@ -13,15 +13,15 @@
 
 use std::borrow::Cow;
 
-use super::super::plan::read::{
+use super::fragment::{SqlBuilder, ident, qualified};
+use crate::rest_v1::plan::read::{
     ChildNode, ColumnRef, Condition, OrderBy, OrderPlan, Qualifier, ReadNode, SelectPlan,
 };
-use super::super::request::ast::{
+use crate::rest_v1::request::ast::{
     Direction, FtsOperator, IsValue, JoinType, JsonKey, JsonStep, LogicOperator, Nulls, Operation,
     Operator, Quantifier,
 };
-use super::super::schema_cache::{Cardinality, QualifiedName, Relationship};
-use super::fragment::{SqlBuilder, ident, qualified};
+use crate::rest_v1::schema_cache::{Cardinality, QualifiedName, Relationship};
 
 /// What the response body is built as.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use secrecy::ExposeSecret;
 
 use crate::config::Settings;
 use crate::db::seed::{DEMO_ACCOUNTS, DEMO_PASSWORD};
-use crate::keys::ApiKeys;
+use crate::identity::ProjectKeys;
 
 /// Everything `status` prints.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub enum OutputFormat {
 }
 
 impl StatusInfo {
-    pub fn new(settings: &Settings, keys: &ApiKeys) -> Self {
+    pub fn new(settings: &Settings, keys: &ProjectKeys) -> Self {
         let api_url = settings.api_url();
         Self {
             web_url: api_url.clone(),
@@ -135,7 +135,7 @@ mod tests {
             _ => None,
         })
         .unwrap();
-        StatusInfo::new(&settings, &ApiKeys::load(&settings).unwrap())
+        StatusInfo::new(&settings, &ProjectKeys::load(&settings).unwrap())
     }
 
     #[test]

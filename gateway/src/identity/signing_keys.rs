@@ -25,8 +25,9 @@ use secrecy::ExposeSecret;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::jwt::{KeyRing, PrivateJwk, SigningKey, generate_private_jwk};
-use crate::keys::ApiKeys;
+use super::jwks::{PrivateJwk, generate_private_jwk};
+use super::key_ring::{KeyRing, SigningKey};
+use super::project_keys::ProjectKeys;
 
 /// How often gateways look for rotated keys.
 const RELOAD_EVERY: Duration = Duration::from_secs(5);
@@ -50,7 +51,7 @@ pub struct KeyInfo {
     pub created_at: chrono::DateTime<chrono::Utc>,
 }
 
-fn cipher(keys: &ApiKeys) -> Result<Aes256Gcm, SigningKeyError> {
+fn cipher(keys: &ProjectKeys) -> Result<Aes256Gcm, SigningKeyError> {
     let hkdf = hkdf::Hkdf::<sha2::Sha256>::new(
         Some(b"cielo-jwt-signing-keys"),
         keys.jwt_secret().expose_secret().as_bytes(),
@@ -62,7 +63,7 @@ fn cipher(keys: &ApiKeys) -> Result<Aes256Gcm, SigningKeyError> {
 }
 
 /// `nonce || ciphertext` of the private JWK.
-fn seal(keys: &ApiKeys, jwk: &Value) -> Result<Vec<u8>, SigningKeyError> {
+fn seal(keys: &ProjectKeys, jwk: &Value) -> Result<Vec<u8>, SigningKeyError> {
     let mut nonce = [0u8; 12];
     rand::rng().fill_bytes(&mut nonce);
     let sealed = cipher(keys)?
@@ -71,7 +72,7 @@ fn seal(keys: &ApiKeys, jwk: &Value) -> Result<Vec<u8>, SigningKeyError> {
     Ok([nonce.as_slice(), sealed.as_slice()].concat())
 }
 
-fn open(keys: &ApiKeys, sealed: &[u8]) -> Result<Value, SigningKeyError> {
+fn open(keys: &ProjectKeys, sealed: &[u8]) -> Result<Value, SigningKeyError> {
     if sealed.len() < 12 {
         return Err(SigningKeyError::Key("stored key is truncated".into()));
     }
@@ -102,7 +103,7 @@ fn algorithm(name: &str) -> Result<Algorithm, SigningKeyError> {
 /// Creates a key with `status`; returns its kid.
 pub async fn create_key(
     pool: &Pool,
-    keys: &ApiKeys,
+    keys: &ProjectKeys,
     alg: &str,
     status: &str,
 ) -> Result<Uuid, SigningKeyError> {
@@ -129,7 +130,7 @@ pub async fn create_key(
 }
 
 /// Reads the table into a key ring.
-pub async fn load_ring(pool: &Pool, keys: &ApiKeys) -> Result<KeyRing, SigningKeyError> {
+pub async fn load_ring(pool: &Pool, keys: &ProjectKeys) -> Result<KeyRing, SigningKeyError> {
     let client = pool.get().await?;
     let rows = client
         .query(
@@ -177,7 +178,7 @@ async fn fingerprint(pool: &Pool) -> Result<String, SigningKeyError> {
 
 /// At start: creates the first in-use key for `JWT_SIGNING_ALG` when none is in use,
 /// then loads the ring.
-pub async fn bootstrap(pool: &Pool, keys: &ApiKeys, alg: &str) -> Result<(), SigningKeyError> {
+pub async fn bootstrap(pool: &Pool, keys: &ProjectKeys, alg: &str) -> Result<(), SigningKeyError> {
     if alg != "HS256" {
         let in_use = {
             let client = pool.get().await?;
@@ -207,7 +208,7 @@ pub async fn bootstrap(pool: &Pool, keys: &ApiKeys, alg: &str) -> Result<(), Sig
 
 /// Keeps the ring in step with the table (rotations by `cielo signing-keys` or another
 /// gateway).
-pub async fn keep_current(pool: Pool, keys: ApiKeys) {
+pub async fn keep_current(pool: Pool, keys: ProjectKeys) {
     let mut seen = fingerprint(&pool).await.unwrap_or_default();
     loop {
         tokio::time::sleep(RELOAD_EVERY).await;
@@ -254,7 +255,7 @@ pub async fn list(pool: &Pool) -> Result<Vec<KeyInfo>, SigningKeyError> {
 
 /// Makes the standby key (a new one of `alg` if there is none) the signing key; the
 /// previous one stays valid as `previously_used`.
-pub async fn rotate(pool: &Pool, keys: &ApiKeys, alg: &str) -> Result<Uuid, SigningKeyError> {
+pub async fn rotate(pool: &Pool, keys: &ProjectKeys, alg: &str) -> Result<Uuid, SigningKeyError> {
     let standby = {
         let client = pool.get().await?;
         client
@@ -320,7 +321,8 @@ pub async fn run_command(
     settings: &crate::config::Settings,
     command: KeyCommand,
 ) -> Result<String, SigningKeyError> {
-    let keys = ApiKeys::load(settings).map_err(|error| SigningKeyError::Key(error.to_string()))?;
+    let keys =
+        ProjectKeys::load(settings).map_err(|error| SigningKeyError::Key(error.to_string()))?;
     let url = secrecy::ExposeSecret::expose_secret(&settings.admin_database_url()).to_owned();
     let pool = deadpool_postgres::Config {
         url: Some(url),
@@ -382,12 +384,12 @@ mod tests {
     use super::*;
     use crate::config::Settings;
 
-    fn keys(secret: &str) -> ApiKeys {
+    fn keys(secret: &str) -> ProjectKeys {
         let secret = secret.to_owned();
         let settings =
             Settings::from_lookup(move |name| (name == "JWT_SECRET").then(|| secret.clone()))
                 .unwrap();
-        ApiKeys::load(&settings).unwrap()
+        ProjectKeys::load(&settings).unwrap()
     }
 
     #[test]

@@ -17,6 +17,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::mail::templates::escape_html;
 use crate::state::AppState;
 
 pub fn routes(config: &mut web::ServiceConfig) {
@@ -76,7 +77,7 @@ async fn load(
     recipient: Option<&str>,
     id: Option<i64>,
 ) -> Result<Vec<MailMessage>, String> {
-    let client = state.db.admin.get().await.map_err(|e| e.to_string())?;
+    let client = state.db.owner.get().await.map_err(|e| e.to_string())?;
     let rows = client
         .query(
             "SELECT id, recipient, sender, subject, text_body, html_body, created_at
@@ -173,7 +174,7 @@ async fn clear(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse
         return response;
     }
     let result = async {
-        let client = state.db.admin.get().await.map_err(|e| e.to_string())?;
+        let client = state.db.owner.get().await.map_err(|e| e.to_string())?;
         client
             .execute("DELETE FROM cielo.dev_mail", &[])
             .await
@@ -233,33 +234,9 @@ fn render_page(messages: &[MailMessage]) -> String {
     )
 }
 
-/// Escapes text for HTML element content and attribute values.
-pub fn escape_html(raw: &str) -> String {
-    let mut escaped = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            other => escaped.push(other),
-        }
-    }
-    escaped
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            escape_html(r#"<a href="x">&'"#),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
 
     #[test]
     fn page_escapes_message_fields() {

@@ -1,6 +1,8 @@
-//! Who a rest/v1 request runs as: the bearer token (after the API gateway's key mapping),
-//! verified and checked the way PostgREST does, turned into a database role and the claims
-//! that RLS policies read through `request.jwt.claims`.
+//! Who a request acts as, for the services that run it as a database role (rest/v1 now;
+//! storage and realtime follow the same rules): the bearer token (after the edge's mapping
+//! of API keys, [`super::request`]) verified ([`super::token`]), its claims checked the way
+//! PostgREST does, and turned into a role and the claims RLS policies read through
+//! `request.jwt.claims`. Without a token the request is anonymous.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -9,15 +11,23 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use super::error::{ApiError, JwtError};
-use crate::jwt::{JwtVerifier, KeyRing, VerifyError};
+use super::jwt::JwtVerifier;
+use super::key_ring::KeyRing;
+use super::time_claims;
+use super::token::{TokenError, verify_token};
 
-/// Allowed clock difference for `exp`, `nbf` and `iat`, as in PostgREST.
-const CLOCK_SKEW_SECONDS: i64 = 30;
+/// What [`authenticate`] needs besides the token.
+#[derive(Debug, Clone, Copy)]
+pub struct IdentityContext<'a> {
+    /// The project's keys ([`super::ProjectKeys::verifier`]).
+    pub verifier: &'a JwtVerifier,
+    /// The role of requests without a token, or whose token names none.
+    pub anon_role: &'a str,
+}
 
 /// The identity of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RequestAuth {
+pub struct Identity {
     /// Database role the request switches to.
     pub role: String,
     /// Verified claims with `role` set to the effective role.
@@ -28,7 +38,7 @@ pub struct RequestAuth {
     pub anonymous: bool,
 }
 
-impl RequestAuth {
+impl Identity {
     fn new(role: String, claims: Map<String, Value>, anonymous: bool) -> Self {
         let claims_json = Value::Object(claims.clone()).to_string().into();
         Self {
@@ -37,6 +47,25 @@ impl RequestAuth {
             claims_json,
             anonymous,
         }
+    }
+}
+
+/// Why a request has no identity. Each service words these its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentityError {
+    /// The bearer token is blank.
+    EmptyToken,
+    /// The token's signature or time claims were refused.
+    Token(TokenError),
+    /// The payload is not a JSON object.
+    ClaimsNotObject,
+    /// `aud` is neither a string nor an array of strings.
+    Audience,
+}
+
+impl From<TokenError> for IdentityError {
+    fn from(error: TokenError) -> Self {
+        IdentityError::Token(error)
     }
 }
 
@@ -53,7 +82,7 @@ struct Verified {
     ring: Arc<KeyRing>,
     anon_role: String,
     at: Instant,
-    auth: RequestAuth,
+    identity: Identity,
 }
 
 thread_local! {
@@ -68,11 +97,14 @@ thread_local! {
 
 /// Verifies `bearer` (if any) and picks the role. `now` is the current Unix time.
 pub fn authenticate(
+    context: &IdentityContext<'_>,
     bearer: Option<&str>,
-    verifier: &JwtVerifier,
-    anon_role: &str,
     now: i64,
-) -> Result<RequestAuth, ApiError> {
+) -> Result<Identity, IdentityError> {
+    let IdentityContext {
+        verifier,
+        anon_role,
+    } = *context;
     let Some(token) = bearer else {
         return Ok(anonymous(anon_role, Map::new()));
     };
@@ -84,14 +116,15 @@ pub fn authenticate(
                 && Arc::ptr_eq(&hit.ring, &ring)
                 && hit.anon_role == anon_role
                 && hit.at.elapsed() < VERIFIED_TTL)
-                .then(|| hit.auth.clone())
+                .then(|| hit.identity.clone())
         })
     });
-    if let Some(auth) = remembered {
-        check_time_claims(&auth.claims, now)?;
-        return Ok(auth);
+    if let Some(identity) = remembered {
+        time_claims::check(&identity.claims, now)
+            .map_err(|error| IdentityError::Token(TokenError::TimeClaims(error)))?;
+        return Ok(identity);
     }
-    let auth = verify(token, verifier, anon_role, now)?;
+    let identity = verify(token, verifier, anon_role, now)?;
     VERIFIED.with(|cache| {
         let mut cache = cache.borrow_mut();
         if cache.len() >= VERIFIED_LIMIT {
@@ -107,11 +140,11 @@ pub fn authenticate(
                 ring: Arc::clone(&ring),
                 anon_role: anon_role.to_owned(),
                 at: Instant::now(),
-                auth: auth.clone(),
+                identity: identity.clone(),
             },
         );
     });
-    Ok(auth)
+    Ok(identity)
 }
 
 /// The full check of a token: signature, claims, role.
@@ -120,33 +153,14 @@ fn verify(
     verifier: &JwtVerifier,
     anon_role: &str,
     now: i64,
-) -> Result<RequestAuth, ApiError> {
+) -> Result<Identity, IdentityError> {
     let token = token.trim();
     if token.is_empty() {
-        return Err(invalid("Empty JWT is sent in Authorization header", None));
+        return Err(IdentityError::EmptyToken);
     }
-    let claims = verifier.verify(token).map_err(|error| match error {
-        VerifyError::Parts(n) => invalid(&format!("Expected 3 parts in JWT; got {n}"), None),
-        VerifyError::Malformed => invalid("JWT cryptographic operation failed", None),
-        VerifyError::Unsecured => invalid(
-            "Wrong or unsupported encoding algorithm",
-            Some("JWT is unsecured but expected 'alg' was not 'none'"),
-        ),
-        VerifyError::NoSuitableKey => invalid(
-            "No suitable key or wrong key type",
-            Some("No suitable key was found to decode the JWT"),
-        ),
-        VerifyError::BadSignature => invalid(
-            "No suitable key or wrong key type",
-            Some("None of the keys was able to decode the JWT"),
-        ),
-    })?;
-    let Value::Object(mut claims) = claims else {
-        return Err(ApiError::Jwt(JwtError::Claims(
-            "Parsing claims failed".into(),
-        )));
+    let Value::Object(mut claims) = verify_token(verifier, token, now)? else {
+        return Err(IdentityError::ClaimsNotObject);
     };
-    check_time_claims(&claims, now)?;
     if let Some(aud) = claims.get("aud") {
         let valid = match aud {
             Value::Null | Value::String(_) => true,
@@ -154,9 +168,7 @@ fn verify(
             _ => false,
         };
         if !valid {
-            return Err(claims_error(
-                "The JWT 'aud' claim must be a string or an array of strings",
-            ));
+            return Err(IdentityError::Audience);
         }
     }
     match claims.get("role") {
@@ -168,65 +180,41 @@ fn verify(
             };
             claims.insert("role".into(), Value::String(role.clone()));
             let anonymous = role == anon_role;
-            Ok(RequestAuth::new(role, claims, anonymous))
+            Ok(Identity::new(role, claims, anonymous))
         }
     }
 }
 
-fn anonymous(anon_role: &str, mut claims: Map<String, Value>) -> RequestAuth {
+fn anonymous(anon_role: &str, mut claims: Map<String, Value>) -> Identity {
     claims.insert("role".into(), Value::String(anon_role.to_owned()));
-    RequestAuth::new(anon_role.to_owned(), claims, true)
-}
-
-fn invalid(message: &str, details: Option<&str>) -> ApiError {
-    ApiError::Jwt(JwtError::Invalid {
-        message: message.to_owned(),
-        details: details.map(str::to_owned),
-    })
-}
-
-fn claims_error(message: &str) -> ApiError {
-    ApiError::Jwt(JwtError::Claims(message.to_owned()))
-}
-
-/// `exp`, `nbf`, `iat` must be numbers when present, checked with a 30 s skew.
-fn check_time_claims(claims: &Map<String, Value>, now: i64) -> Result<(), ApiError> {
-    let number = |name: &str| -> Result<Option<i64>, ApiError> {
-        match claims.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => Ok(Some(
-                n.as_i64()
-                    .unwrap_or_else(|| n.as_f64().map_or(0, |f| f as i64)),
-            )),
-            Some(_) => Err(claims_error(&format!(
-                "The JWT '{name}' claim must be a number"
-            ))),
-        }
-    };
-    if let Some(exp) = number("exp")?
-        && now - CLOCK_SKEW_SECONDS > exp
-    {
-        return Err(claims_error("JWT expired"));
-    }
-    if let Some(nbf) = number("nbf")?
-        && now + CLOCK_SKEW_SECONDS < nbf
-    {
-        return Err(claims_error("JWT not yet valid"));
-    }
-    if let Some(iat) = number("iat")?
-        && now + CLOCK_SKEW_SECONDS < iat
-    {
-        return Err(claims_error("JWT issued at future"));
-    }
-    Ok(())
+    Identity::new(anon_role.to_owned(), claims, true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jwt::Hs256Key;
+    use crate::identity::jwt::Hs256Key;
+    use crate::rest_v1::error::ApiError;
     use secrecy::SecretString;
     use serde_json::json;
+
+    /// [`super::authenticate`] with its refusals as rest/v1 words them (PostgREST's).
+    fn authenticate(
+        bearer: Option<&str>,
+        verifier: &JwtVerifier,
+        anon_role: &str,
+        now: i64,
+    ) -> Result<Identity, ApiError> {
+        super::authenticate(
+            &IdentityContext {
+                verifier,
+                anon_role,
+            },
+            bearer,
+            now,
+        )
+        .map_err(ApiError::from)
+    }
 
     const NOW: i64 = 1_800_000_000;
 
@@ -236,12 +224,12 @@ mod tests {
         ))
     }
 
-    fn run(claims: Value) -> Result<RequestAuth, ApiError> {
+    fn run(claims: Value) -> Result<Identity, ApiError> {
         let token = key().sign(&claims).unwrap();
         authenticate(Some(&token), &JwtVerifier::new(key(), None), "anon", NOW)
     }
 
-    fn message(result: Result<RequestAuth, ApiError>) -> String {
+    fn message(result: Result<Identity, ApiError>) -> String {
         result.unwrap_err().body()["message"]
             .as_str()
             .unwrap()

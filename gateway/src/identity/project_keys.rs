@@ -11,23 +11,23 @@ use std::fs;
 use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-
-use base64::Engine;
-use hmac::{Hmac, Mac};
-use rand::Rng;
-use rand::distr::Alphanumeric;
-use secrecy::{ExposeSecret, SecretString};
-use serde_json::json;
-use sha2::Sha256;
-
 use std::sync::Arc;
 
 use arc_swap::ArcSwap;
-use serde_json::Value;
-
-use crate::config::Settings;
-use crate::jwt::{Hs256Key, JwtVerifier, KeyRing, PrivateJwk, SharedKeyRing};
+use base64::Engine;
+use hmac::{Hmac, Mac};
 use jsonwebtoken::jwk::JwkSet;
+use rand::Rng;
+use rand::distr::Alphanumeric;
+use secrecy::{ExposeSecret, SecretString};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use super::jwks::PrivateJwk;
+use super::jwt::{Hs256Key, JwtVerifier};
+use super::key_ring::{KeyRing, SharedKeyRing};
+use super::secrets::constant_time_eq;
+use crate::config::Settings;
 
 /// File in the data directory that keeps a generated JWT secret.
 pub const JWT_SECRET_FILE: &str = "jwt_secret";
@@ -54,7 +54,7 @@ pub enum ApiKeyKind {
 
 /// All key material of the project.
 #[derive(Clone)]
-pub struct ApiKeys {
+pub struct ProjectKeys {
     jwt_secret: SecretString,
     signer: Hs256Key,
     verifier: JwtVerifier,
@@ -68,9 +68,9 @@ pub struct ApiKeys {
     secret: SecretString,
 }
 
-impl std::fmt::Debug for ApiKeys {
+impl std::fmt::Debug for ProjectKeys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKeys(<redacted>)")
+        f.write_str("ProjectKeys(<redacted>)")
     }
 }
 
@@ -84,7 +84,7 @@ pub enum KeyError {
     #[error("the JWT secret in {path} is shorter than 32 characters")]
     ShortSecret { path: PathBuf },
     #[error("could not sign the derived API keys: {0}")]
-    Sign(#[from] crate::jwt::JwtError),
+    Sign(#[from] super::jwt::JwtError),
     #[error("{name} is not signed with JWT_SECRET; regenerate it or unset it to derive it")]
     ForeignKey { name: &'static str },
     #[error("JWT_JWKS is not a JSON Web Key Set: {0}")]
@@ -93,7 +93,7 @@ pub enum KeyError {
     JwtKeys(String),
 }
 
-impl ApiKeys {
+impl ProjectKeys {
     /// Resolves the key material from settings, creating `DATA_DIR/jwt_secret` if needed.
     pub fn load(settings: &Settings) -> Result<Self, KeyError> {
         let secret = match &settings.jwt.secret {
@@ -289,14 +289,6 @@ fn opaque_key(secret: &SecretString, prefix: &str) -> SecretString {
     SecretString::from(format!("{prefix}{}", &encoded[..32]))
 }
 
-fn constant_time_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 fn load_or_create_secret(data_dir: &Path) -> Result<SecretString, KeyError> {
     let path = data_dir.join(JWT_SECRET_FILE);
     let io_error = |source| KeyError::SecretFile {
@@ -361,8 +353,8 @@ mod tests {
     #[test]
     fn derived_keys_are_stable_and_carry_supabase_claims() {
         let s = settings(&[("JWT_SECRET", SECRET)]);
-        let a = ApiKeys::load(&s).unwrap();
-        let b = ApiKeys::load(&s).unwrap();
+        let a = ProjectKeys::load(&s).unwrap();
+        let b = ProjectKeys::load(&s).unwrap();
         assert_eq!(a.anon_key(), b.anon_key());
         assert_eq!(a.publishable_key(), b.publishable_key());
 
@@ -383,8 +375,8 @@ mod tests {
 
     #[test]
     fn keys_change_with_the_secret() {
-        let a = ApiKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
-        let b = ApiKeys::load(&settings(&[(
+        let a = ProjectKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
+        let b = ProjectKeys::load(&settings(&[(
             "JWT_SECRET",
             "another-secret-jwt-token-with-at-least-32-characters",
         )]))
@@ -395,7 +387,7 @@ mod tests {
 
     #[test]
     fn classifies_every_kind_of_key() {
-        let keys = ApiKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
+        let keys = ProjectKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
         assert_eq!(keys.classify(keys.anon_key()), Some(ApiKeyKind::Anon));
         assert_eq!(
             keys.classify(keys.service_role_key().expose_secret()),
@@ -421,12 +413,12 @@ mod tests {
 
     #[test]
     fn configured_keys_win_but_must_match_the_secret() {
-        let base = ApiKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
+        let base = ProjectKeys::load(&settings(&[("JWT_SECRET", SECRET)])).unwrap();
         let custom_anon = base
             .signer()
             .sign(&json!({"role": "anon", "iss": "custom"}))
             .unwrap();
-        let keys = ApiKeys::load(&settings(&[
+        let keys = ProjectKeys::load(&settings(&[
             ("JWT_SECRET", SECRET),
             ("ANON_KEY", &custom_anon),
             ("PUBLISHABLE_KEY", "sb_publishable_configured"),
@@ -440,7 +432,7 @@ mod tests {
         ))
         .sign(&json!({"role": "anon"}))
         .unwrap();
-        let error = ApiKeys::load(&settings(&[("JWT_SECRET", SECRET), ("ANON_KEY", &foreign)]))
+        let error = ProjectKeys::load(&settings(&[("JWT_SECRET", SECRET), ("ANON_KEY", &foreign)]))
             .unwrap_err();
         assert!(error.to_string().contains("ANON_KEY"));
     }
@@ -450,12 +442,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data_dir = dir.path().join("data");
         let s = settings(&[("DATA_DIR", data_dir.to_str().unwrap())]);
-        let first = ApiKeys::load(&s).unwrap();
+        let first = ProjectKeys::load(&s).unwrap();
         let file = data_dir.join(JWT_SECRET_FILE);
         let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert_eq!(first.jwt_secret().expose_secret().len(), 64);
-        let second = ApiKeys::load(&s).unwrap();
+        let second = ProjectKeys::load(&s).unwrap();
         assert_eq!(first.anon_key(), second.anon_key());
         assert_eq!(
             first.jwt_secret().expose_secret(),
