@@ -1,5 +1,5 @@
-//! `cielo`: runs the stack, prints its status, applies migrations, manages signing keys, or
-//! generates a client's types from the database schema.
+//! `cielo`: runs the stack, prints its status, applies migrations, manages signing keys,
+//! generates a client's types from the database schema, or prints the settings reference.
 
 use std::process::ExitCode;
 
