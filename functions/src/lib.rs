@@ -6,6 +6,8 @@
 //! function answered a non-2xx status (`FunctionsHttpError`). Errors raised by the runtime
 //! itself carry a JSON body `{"code","message"}` and an `sb-error-code` header.
 
+pub mod ai;
+
 use serde_json::{Value, json};
 
 /// Response header that marks a failure of the relay between gateway and runtime.
