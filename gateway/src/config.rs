@@ -21,6 +21,7 @@ use url::Url;
 use crate::edge::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, HeadLimits};
 use crate::edge::slow_clients::ClientTimeouts;
 
+mod ai;
 mod auth;
 pub mod variables;
 
@@ -41,6 +42,9 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub smtp: SmtpSettings,
     pub log: LogSettings,
+    /// Which model writes generated text, and how to reach it (`AI_*`); handed to the
+    /// functions crate.
+    pub ai: functions::ai::AiSettings,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
     pub data_dir: PathBuf,
     /// Load the demo (a teacher with a filled week, an admin, a content creator; see
@@ -449,6 +453,7 @@ impl Settings {
             ),
         };
         let auth = auth::parse_auth(&vars, &external_url)?;
+        let ai = ai::parse_ai(&vars)?;
 
         Ok(Settings {
             rest: RestSettings {
@@ -524,6 +529,7 @@ impl Settings {
                 },
             },
             auth,
+            ai,
             smtp: SmtpSettings {
                 host: vars.get(&var::SMTP_HOST),
                 port: vars.parse(&var::SMTP_PORT, 587)?,

@@ -14,11 +14,12 @@ pub enum Group {
     RateLimits,
     Mail,
     Rest,
+    Ai,
     Logging,
 }
 
 impl Group {
-    const ALL: [Group; 9] = [
+    const ALL: [Group; 10] = [
         Group::Api,
         Group::Database,
         Group::Keys,
@@ -27,6 +28,7 @@ impl Group {
         Group::RateLimits,
         Group::Mail,
         Group::Rest,
+        Group::Ai,
         Group::Logging,
     ];
 
@@ -40,6 +42,7 @@ impl Group {
             Group::RateLimits => "auth/v1 rate limits",
             Group::Mail => "Mail",
             Group::Rest => "rest/v1",
+            Group::Ai => "AI generation",
             Group::Logging => "Logging",
         }
     }
@@ -339,6 +342,38 @@ variables! {
              raise to refuse the request or set response headers.";
         REST_MAX_BODY_SIZE: "`10485760`",
             "Largest rest/v1 request body in bytes; larger ones get `413` (`PGRST413`).";
+    }
+    Ai {
+        AI_PROVIDER: "`local` (`openai` when `AI_BASE_URL` is set)",
+            "Who writes generated text: `openai`, any OpenAI-compatible chat-completions server \
+             (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp's server); `local`, the model \
+             embedded in the gateway, not available yet, so generation returns the \
+             curriculum skeleton alone; `none`, the skeleton alone. Without a model nothing \
+             is charged. See `docs/ai.md`.";
+        AI_BASE_URL: "`https://api.openai.com/v1` with `AI_PROVIDER=openai`",
+            "API root that `/chat/completions` is appended to, e.g. \
+             `http://localhost:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM), \
+             `https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT` (Azure OpenAI).";
+        AI_API_KEY: "—",
+            "Key sent as `Authorization: Bearer …` (or in `AI_API_KEY_HEADER`); local servers \
+             need none.";
+        AI_API_KEY_HEADER: "`Authorization` (`api-key` for `*.openai.azure.com`)",
+            "Header that carries the key; under any other name than `Authorization` it is \
+             sent bare, as Azure OpenAI's `api-key`.";
+        AI_API_VERSION: "—",
+            "Sent as the `api-version` query parameter (Azure OpenAI deployment URLs need it, \
+             e.g. `2024-10-21`).";
+        AI_MODEL: "— (required with `openai`)",
+            "Model asked for, e.g. `gpt-4o-mini`, `qwen2.5:7b`.";
+        AI_CONNECT_TIMEOUT: "`10s`", "Longest wait for a connection to `AI_BASE_URL`.";
+        AI_FIRST_BYTE_TIMEOUT: "`60s`",
+            "Longest wait from sending a request to the first bytes of its answer (the \
+             server's queue and prompt processing).";
+        AI_IDLE_TIMEOUT: "`30s`", "Longest pause between two pieces of a streamed answer.";
+        AI_TIMEOUT: "`300s`", "Longest a whole generation may take, retries included.";
+        AI_MAX_RETRIES: "`2`",
+            "Retries, with growing waits, after no connection, `429` or `5xx`; only before \
+             any text arrived, so no text is ever repeated.";
     }
     Logging {
         LOG_FORMAT: "text", "`json` for one JSON object per line.";
