@@ -241,7 +241,13 @@ async fn chat(
             "server_error",
             Value::Null,
         )),
-        "rate-limited-once" | "unavailable-once" => stream_response(seen, full_stream()),
+        "broken-before-text-once" if count == 1 => stream_response(
+            seen,
+            vec![Step::Send(role_chunk()), pause(20), Step::Abort],
+        ),
+        "rate-limited-once" | "unavailable-once" | "broken-before-text-once" => {
+            stream_response(seen, full_stream())
+        }
         "fails-after-text" => stream_response(
             seen,
             vec![
@@ -461,6 +467,16 @@ async fn a_5xx_before_the_answer_is_retried() {
         .unwrap();
     assert_eq!(completion.text, "Hola, mundo");
     assert_eq!(seen.requests("unavailable-once"), 2);
+}
+
+#[actix_web::test]
+async fn a_connection_broken_before_any_text_is_retried_without_repeating() {
+    let (root, seen) = start().await;
+    let completion = collect(client(&root, "broken-before-text-once").stream_chat(request()))
+        .await
+        .unwrap();
+    assert_eq!(completion.text, "Hola, mundo");
+    assert_eq!(seen.requests("broken-before-text-once"), 2);
 }
 
 #[actix_web::test]

@@ -564,16 +564,16 @@ fn decode_completion(
     Ok(())
 }
 
-/// An error the server sent as an event or body of a successful status (vLLM and others
-/// report failures after the stream started this way); its `code` is the status when it is
-/// one.
+/// An error the server sent as an event or body of a successful status (vLLM, Ollama and
+/// others report failures after the stream started this way); its `code` is the status when
+/// it is one, else the failure counts as the server's own (500).
 fn stream_error(error: &Value, status: u16) -> ProviderError {
     let (message, kind, code) = describe_error(error);
     let status = code
         .as_deref()
         .and_then(|code| code.parse::<u16>().ok())
         .filter(|code| (400..600).contains(code))
-        .unwrap_or(status);
+        .unwrap_or(if status < 400 { 500 } else { status });
     ProviderError::Upstream {
         status,
         message,
@@ -835,6 +835,19 @@ mod tests {
                 message: "out of memory".into(),
                 kind: Some("server_error".into()),
                 code: Some("500".into()),
+            })
+        );
+        let (_, result) = decode(&[
+            "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n",
+            "data: {\"error\":{\"message\":\"model unloaded\",\"type\":\"api_error\"}}\n\n",
+        ]);
+        assert_eq!(
+            result,
+            Err(ProviderError::Upstream {
+                status: 500,
+                message: "model unloaded".into(),
+                kind: Some("api_error".into()),
+                code: None,
             })
         );
     }
