@@ -49,6 +49,13 @@ globalThis.EdgeRuntime ??= {
   },
 };
 
+// The gateway holds this process's stdin open; when the gateway goes away, so does the worker.
+(async () => {
+  const buffer = new Uint8Array(64);
+  while ((await Deno.stdin.read(buffer)) !== null) { /* nothing is ever sent */ }
+  Deno.exit(0);
+})();
+
 try {
   await import(entrypoint);
 } catch (error) {

@@ -16,7 +16,7 @@ use bytes::Bytes;
 use functions::FunctionError;
 use futures_util::StreamExt;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::{Child, ChildStdin, Command};
 use tokio::time::Instant;
 
 use super::directory::{self, FunctionSource};
@@ -48,7 +48,7 @@ pub struct DenoSettings {
     pub deno: PathBuf,
     /// Absolute functions directory.
     pub functions_dir: PathBuf,
-    /// Where the bootstrap script is written and Deno keeps its module cache.
+    /// Where the bootstrap script is written and Deno keeps its module cache (`deno/`).
     pub work_dir: PathBuf,
     /// Env every function gets (Supabase's `SUPABASE_*` variables).
     pub env: Vec<(String, String)>,
@@ -74,6 +74,9 @@ struct Worker {
     fingerprint: Option<SystemTime>,
     child: Mutex<Child>,
     stderr_tail: Arc<Mutex<String>>,
+    /// Held open for the worker's life: the bootstrap exits when it closes, so workers
+    /// never outlive a gateway that was killed.
+    _stdin: Option<ChildStdin>,
 }
 
 impl Worker {
@@ -138,8 +141,14 @@ impl DenoRuntime {
     /// Writes the bootstrap script into the work directory.
     pub fn new(settings: DenoSettings) -> std::io::Result<Self> {
         std::fs::create_dir_all(&settings.work_dir)?;
+        // Written aside then renamed: gateways sharing a data directory never see it half
+        // written.
         let bootstrap = settings.work_dir.join("bootstrap.mjs");
-        std::fs::write(&bootstrap, BOOTSTRAP)?;
+        let staging = settings
+            .work_dir
+            .join(format!("bootstrap.mjs.{}", std::process::id()));
+        std::fs::write(&staging, BOOTSTRAP)?;
+        std::fs::rename(&staging, &bootstrap)?;
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
@@ -256,6 +265,8 @@ impl DenoRuntime {
         let entrypoint =
             url::Url::from_file_path(&source.entrypoint).map_err(|()| FunctionError::BootError)?;
         let deno_dir = settings.work_dir.join("deno");
+        // Functions may write temporary files, as on Supabase.
+        let temp_dir = std::env::temp_dir();
         let mut command = Command::new(&settings.deno);
         command
             .arg("run")
@@ -264,7 +275,12 @@ impl DenoRuntime {
             .arg("--allow-net")
             .arg("--allow-env")
             .arg("--allow-import")
-            .arg(format!("--allow-read={}", settings.functions_dir.display()))
+            .arg(format!(
+                "--allow-read={},{}",
+                settings.functions_dir.display(),
+                temp_dir.display()
+            ))
+            .arg(format!("--allow-write={}", temp_dir.display()))
             .arg(format!(
                 "--v8-flags=--max-old-space-size={}",
                 settings.memory_limit_mb
@@ -276,9 +292,10 @@ impl DenoRuntime {
             .env("DENO_DIR", &deno_dir)
             .env("HOME", &settings.work_dir)
             .env("NO_COLOR", "1")
+            .env("TMPDIR", &temp_dir)
             .envs(settings.env.iter().map(|(key, value)| (key, value)))
             .envs(directory::function_env(&settings.functions_dir, source))
-            .stdin(Stdio::null())
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
@@ -287,6 +304,7 @@ impl DenoRuntime {
                 "could not start Deno");
             FunctionError::BootError
         })?;
+        let stdin = child.stdin.take();
         let stderr_tail = Arc::new(Mutex::new(String::new()));
         if let Some(stderr) = child.stderr.take() {
             tokio::spawn(keep_stderr(name.to_owned(), stderr, stderr_tail.clone()));
@@ -322,6 +340,7 @@ impl DenoRuntime {
             fingerprint,
             child: Mutex::new(child),
             stderr_tail,
+            _stdin: stdin,
         })
     }
 }

@@ -56,7 +56,7 @@ impl FunctionsHost {
         let deno_settings = DenoSettings {
             deno: deno::find_deno(functions.deno_path.as_deref()),
             functions_dir: functions_dir.clone(),
-            work_dir: data_dir.join("functions").join(port.to_string()),
+            work_dir: data_dir.join("functions"),
             env: supabase_env(settings, &keys, &format!("http://{host}:{port}")),
             memory_limit_mb: functions.memory_limit_mb,
             timeout: functions.timeout,
