@@ -82,6 +82,16 @@ describe('invoking Edge Functions', () => {
     assert.equal(await multipart.data.get('file').text(), 'file body')
   })
 
+  test('a worker is kept warm between requests', async () => {
+    const functions = anonClient(gateway).functions
+    const first = await functions.invoke('echo', { body: 'one' })
+    const second = await functions.invoke('echo', { body: 'two' })
+    assert.equal(
+      Number(second.response.headers.get('x-echo-served')),
+      Number(first.response.headers.get('x-echo-served')) + 1,
+    )
+  })
+
   test('any method, sub-paths, query, x-region and forceFunctionRegion reach the function', async () => {
     const functions = anonClient(gateway).functions
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
@@ -192,10 +202,13 @@ describe('errors', () => {
 
   test('a worker that dies while answering is 500 WORKER_ERROR and is restarted', async () => {
     for (let round = 0; round < 2; round++) {
-      const { error } = await anonClient(gateway).functions.invoke('exits')
+      const { error } = await anonClient(gateway).functions.invoke('exits?die')
       assert.ok(error instanceof FunctionsHttpError, error?.name)
       assert.equal(error.context.status, 500)
       assert.equal(error.context.headers.get('sb-error-code'), 'WORKER_ERROR')
+      const { data, error: afterwards } = await anonClient(gateway).functions.invoke('exits')
+      assert.equal(afterwards, null)
+      assert.equal(data, 'alive')
     }
   })
 
