@@ -39,7 +39,6 @@ const HOP_BY_HOP: &[&str] = &[
     "upgrade",
     "te",
     "trailer",
-    "content-length",
 ];
 
 /// How the workers are started.
@@ -184,13 +183,16 @@ impl DenoRuntime {
         let Ok(method) = reqwest::Method::from_bytes(request.method().as_str().as_bytes()) else {
             return error_response(FunctionError::MethodNotAllowed);
         };
+        // `Content-Length` goes along with the streamed body, so the function sees it.
         let mut outgoing = self.client.request(method, url);
         for (header, value) in request.headers() {
             if !HOP_BY_HOP.contains(&header.as_str()) {
                 outgoing = outgoing.header(header.as_str(), value.as_bytes());
             }
         }
-        let outgoing = outgoing.body(reqwest::Body::wrap_stream(forward_body(body)));
+        if has_body(request) {
+            outgoing = outgoing.body(reqwest::Body::wrap_stream(forward_body(body)));
+        }
 
         let answer = match tokio::time::timeout_at(deadline, outgoing.send()).await {
             Err(_) => {
@@ -219,7 +221,8 @@ impl DenoRuntime {
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = HttpResponse::build(status);
         for (header, value) in answer.headers() {
-            if !HOP_BY_HOP.contains(&header.as_str()) {
+            // The length is the body's own (below).
+            if !HOP_BY_HOP.contains(&header.as_str()) && header != reqwest::header::CONTENT_LENGTH {
                 response.append_header((header.as_str(), value.as_bytes()));
             }
         }
@@ -366,6 +369,16 @@ async fn keep_stderr(
             }
         }
     }
+}
+
+/// Whether the client sent a body (a length above zero, or a chunked one).
+fn has_body(request: &HttpRequest) -> bool {
+    let headers = request.headers();
+    headers.contains_key(actix_web::http::header::TRANSFER_ENCODING)
+        || headers
+            .get(actix_web::http::header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|length| length.trim() != "0")
 }
 
 /// The request body as a `Send` stream: actix's payload lives on its worker thread, so a

@@ -64,6 +64,8 @@ describe('invoking Edge Functions', () => {
     const text = await functions.invoke('echo', { body: 'plain text, ñandú' })
     assert.equal(text.error, null)
     assert.equal(text.data, 'plain text, ñandú')
+    // The length goes along with the streamed body.
+    assert.equal(text.response.headers.get('x-echo-content-length'), String(Buffer.byteLength('plain text, ñandú')))
     assert.match(text.response.headers.get('content-type'), /^text\/plain/)
 
     const bytes = new Uint8Array(70_000).map((_, index) => index % 251)
@@ -100,6 +102,7 @@ describe('invoking Edge Functions', () => {
       assert.equal(response.headers.get('x-echo-method'), method)
       assert.equal(response.headers.get('x-echo-path'), '/echo/items/7')
       assert.equal(response.headers.get('x-echo-query'), '?page=2')
+      assert.equal(response.headers.get('x-echo-length'), '0')
     }
     const regional = await functions.invoke('echo', { body: 'x', region: 'eu-west-1' })
     assert.equal(regional.error, null)
