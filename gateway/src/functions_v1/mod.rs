@@ -1,8 +1,8 @@
 //! functions/v1: invocation of functions at `/functions/v1/{name}` (and sub-paths), with
-//! Supabase's edge runtime contract. A request is parsed (name, sub-path, method),
-//! authorized (`verify_jwt`, through [`crate::identity`]), routed to a native Rust function
-//! ([`native`]) or an Edge Function of the functions directory ([`directory`]) run under
-//! Deno ([`deno`]), relayed, and answered: a function's own answer passes through
+//! Supabase's edge runtime contract. A request is parsed (name, sub-path, method), routed to
+//! a native Rust function ([`native`]) or an Edge Function of the functions directory
+//! ([`directory`]) run under Deno ([`deno`]), authorized (`verify_jwt`, through
+//! [`crate::identity`]), relayed, and answered: a function's own answer passes through
 //! unchanged, failures of the host are written by [`error_response`] from the one mapping
 //! in [`functions::FunctionError`].
 
@@ -112,7 +112,8 @@ enum Target {
     Edge(directory::FunctionSource),
 }
 
-/// parse → authorize → route → relay → respond.
+/// parse → route → authorize → relay → respond. An unknown name is `404` before any token
+/// is looked at, as in Supabase's runtime.
 async fn invoke(
     request: HttpRequest,
     body: web::Payload,
@@ -127,10 +128,14 @@ async fn invoke(
         .get("name")
         .unwrap_or_default()
         .to_owned();
-    let sub_path = match request.match_info().get("rest") {
-        Some(rest) => format!("/{rest}"),
-        None => String::new(),
-    };
+    // Taken from the raw path so percent-escapes reach the function as the client sent them.
+    let sub_path = request
+        .uri()
+        .path()
+        .strip_prefix("/functions/v1/")
+        .and_then(|rest| rest.strip_prefix(name.as_str()))
+        .unwrap_or_default()
+        .to_owned();
     if !functions::ALLOWED_METHODS.contains(&request.method().as_str()) {
         return error_response(FunctionError::MethodNotAllowed);
     }

@@ -104,6 +104,8 @@ describe('invoking Edge Functions', () => {
       assert.equal(response.headers.get('x-echo-query'), '?page=2')
       assert.equal(response.headers.get('x-echo-length'), '0')
     }
+    const escaped = await functions.invoke('echo/a%2Fb%20c', { method: 'GET' })
+    assert.equal(escaped.response.headers.get('x-echo-path'), '/echo/a%2Fb%20c')
     const regional = await functions.invoke('echo', { body: 'x', region: 'eu-west-1' })
     assert.equal(regional.error, null)
     assert.equal(regional.response.headers.get('x-echo-region'), 'eu-west-1')
