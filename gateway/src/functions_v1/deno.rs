@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -72,6 +73,8 @@ struct Worker {
     port: u16,
     fingerprint: Option<SystemTime>,
     child: Mutex<Child>,
+    /// Set when the gateway stopped it: it is not reused even before the process is gone.
+    stopped: AtomicBool,
     stderr_tail: Arc<Mutex<String>>,
     /// Held open for the worker's life: the bootstrap exits when it closes, so workers
     /// never outlive a gateway that was killed.
@@ -79,14 +82,18 @@ struct Worker {
 }
 
 impl Worker {
+    /// Whether it can serve no more: stopped by the gateway, or its process ended.
     fn has_exited(&self) -> bool {
-        self.child
-            .lock()
-            .map(|mut child| !matches!(child.try_wait(), Ok(None)))
-            .unwrap_or(true)
+        self.stopped.load(Ordering::Relaxed)
+            || self
+                .child
+                .lock()
+                .map(|mut child| !matches!(child.try_wait(), Ok(None)))
+                .unwrap_or(true)
     }
 
     fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
         if let Ok(mut child) = self.child.lock() {
             let _ = child.start_kill();
         }
@@ -342,6 +349,7 @@ impl DenoRuntime {
             port,
             fingerprint,
             child: Mutex::new(child),
+            stopped: AtomicBool::new(false),
             stderr_tail,
             _stdin: stdin,
         })
