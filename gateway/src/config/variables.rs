@@ -353,8 +353,9 @@ variables! {
             "The Deno binary that runs Edge Functions (`scripts/npm-install.sh \
              functions/runtime` installs it).";
         FUNCTIONS_TIMEOUT: "`150`",
-            "Seconds a function has to answer and finish its body (Supabase's request idle \
-             timeout); then the worker is stopped and the caller gets `504` `IDLE_TIMEOUT`.";
+            "Seconds a function has to answer, else its worker is stopped and the caller gets \
+             `504` `IDLE_TIMEOUT` (Supabase's request idle timeout), and to finish its body, \
+             else the body is cut off. 1 to 86400.";
         FUNCTIONS_MEMORY_LIMIT_MB: "`256`",
             "V8 heap limit of each function's worker, in MiB; a worker that dies of it \
              answers `546` `WORKER_LIMIT`.";
