@@ -99,18 +99,14 @@ impl Worker {
         }
     }
 
-    /// Why the process died: V8 reports its heap limit on stderr before aborting.
+    /// Why the process died, from what it last wrote.
     fn death(&self) -> FunctionError {
         let tail = self
             .stderr_tail
             .lock()
-            .map(|tail| tail.to_ascii_lowercase())
+            .map(|tail| tail.clone())
             .unwrap_or_default();
-        if tail.contains("out of memory") || tail.contains("heap limit") {
-            FunctionError::WorkerLimit
-        } else {
-            FunctionError::WorkerError
-        }
+        death_from_stderr(&tail)
     }
 
     /// Waits a moment for the process to be reaped after its connection broke.
@@ -356,6 +352,16 @@ impl DenoRuntime {
     }
 }
 
+/// A dead worker's failure: V8 reports its heap limit on stderr before aborting.
+fn death_from_stderr(tail: &str) -> FunctionError {
+    let tail = tail.to_ascii_lowercase();
+    if tail.contains("out of memory") || tail.contains("heap limit") {
+        FunctionError::WorkerLimit
+    } else {
+        FunctionError::WorkerError
+    }
+}
+
 /// Logs a worker's stderr and keeps its tail.
 async fn keep_stderr(
     function: String,
@@ -429,4 +435,50 @@ fn until_deadline(
             )),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_requests_that_announce_a_body_relay_one() {
+        let with = |headers: &[(&str, &str)]| {
+            let mut request = actix_web::test::TestRequest::post();
+            for header in headers {
+                request = request.insert_header(*header);
+            }
+            has_body(&request.to_http_request())
+        };
+        assert!(!with(&[]));
+        assert!(!with(&[("content-length", "0")]));
+        assert!(with(&[("content-length", "12")]));
+        assert!(with(&[("transfer-encoding", "chunked")]));
+    }
+
+    #[tokio::test]
+    async fn a_body_still_running_at_the_deadline_is_cut_off_with_an_error() {
+        let first: reqwest::Result<Bytes> = Ok(Bytes::from_static(b"first"));
+        let endless = futures_util::stream::iter([first]).chain(futures_util::stream::pending());
+        let deadline = Instant::now() + Duration::from_millis(50);
+        let mut body = Box::pin(until_deadline(Box::pin(endless), deadline));
+        assert_eq!(
+            body.next().await.unwrap().unwrap(),
+            Bytes::from_static(b"first")
+        );
+        let cut = body.next().await.unwrap().unwrap_err();
+        assert_eq!(cut.kind(), std::io::ErrorKind::TimedOut);
+        assert!(body.next().await.is_none());
+    }
+
+    #[test]
+    fn a_worker_that_died_of_its_heap_limit_is_a_worker_limit() {
+        let oom = "<--- Last few GCs --->\nFatal JavaScript out of memory: Reached heap limit\n";
+        assert_eq!(death_from_stderr(oom), FunctionError::WorkerLimit);
+        assert_eq!(
+            death_from_stderr("error: Uncaught Error: boom\n"),
+            FunctionError::WorkerError
+        );
+        assert_eq!(death_from_stderr(""), FunctionError::WorkerError);
+    }
 }
