@@ -1,4 +1,5 @@
-# Cielo gateway image: the `cielo` binary (migrations embedded) plus the built web app.
+# Cielo gateway image: the `cielo` binary (migrations embedded), the built web app, and the
+# Deno that runs Edge Functions (from the npm registry, as `scripts/npm-install.sh` installs it).
 
 FROM node:22-bookworm-slim AS web
 WORKDIR /src/frontend
@@ -6,6 +7,11 @@ COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci
 COPY frontend/ ./
 RUN npm run build
+
+FROM node:22-bookworm-slim AS deno
+WORKDIR /src/functions/runtime
+COPY functions/runtime/package.json functions/runtime/package-lock.json ./
+RUN npm ci && cp node_modules/@deno/*/deno /deno
 
 FROM rust:1-bookworm AS gateway
 WORKDIR /src
@@ -27,12 +33,14 @@ RUN apt-get update \
  && chown cielo:cielo /var/lib/cielo
 COPY --from=gateway /src/target/release/cielo /usr/local/bin/cielo
 COPY --from=web /src/frontend/dist /usr/share/cielo/web
+COPY --from=deno /deno /usr/local/bin/deno
 USER cielo
 WORKDIR /var/lib/cielo
 ENV API_HOST=0.0.0.0 \
     API_PORT=54321 \
     DATA_DIR=/var/lib/cielo \
-    WEB_DIR=/usr/share/cielo/web
+    WEB_DIR=/usr/share/cielo/web \
+    DENO_PATH=/usr/local/bin/deno
 EXPOSE 54321
 ENTRYPOINT ["cielo"]
 CMD ["serve"]

@@ -29,11 +29,13 @@ test: test-deps lint test-bench test-rust test-sql test-frontend test-conformanc
 deps:
 	@scripts/ensure-deps.sh run
 	@scripts/npm-install.sh frontend
+	@scripts/npm-install.sh functions/runtime
 
 test-deps:
 	@scripts/ensure-deps.sh test
 	@scripts/npm-install.sh frontend
 	@scripts/npm-install.sh gateway/tests/conformance
+	@scripts/npm-install.sh functions/runtime
 
 web:
 	cd frontend && npm run build
@@ -82,6 +84,7 @@ types:
 # The Node suites run the debug binary that test-rust built.
 test-conformance:
 	cargo build --locked --bin cielo
+	@scripts/npm-install.sh functions/runtime
 	cd gateway/tests/conformance && npm test
 
 # The browser tests reuse the conformance harness (and its `pg`).

@@ -37,6 +37,7 @@ pub const DEFAULT_DB_PORT: u16 = 54322;
 pub struct Settings {
     pub api: ApiSettings,
     pub rest: RestSettings,
+    pub functions: FunctionsSettings,
     pub database: DatabaseSettings,
     pub jwt: JwtSettings,
     pub auth: AuthSettings,
@@ -112,6 +113,20 @@ pub struct RestSettings {
     /// Largest request body accepted, in bytes (`REST_MAX_BODY_SIZE`, default 10 MiB);
     /// larger bodies get 413 before anything is parsed.
     pub max_body_size: usize,
+}
+
+/// functions/v1 settings: where Edge Functions live and how their workers are limited.
+#[derive(Debug, Clone)]
+pub struct FunctionsSettings {
+    /// The functions directory (`FUNCTIONS_DIR`, default `supabase/functions`).
+    pub dir: PathBuf,
+    /// The Deno binary (`DENO_PATH`); `None`: the one `scripts/npm-install.sh` installs,
+    /// else `deno` on `PATH`.
+    pub deno_path: Option<PathBuf>,
+    /// How long a function may take to answer and finish (`FUNCTIONS_TIMEOUT`, 150 s).
+    pub timeout: Duration,
+    /// V8 heap limit of each worker in MiB (`FUNCTIONS_MEMORY_LIMIT_MB`, 256).
+    pub memory_limit_mb: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -474,6 +489,19 @@ impl Settings {
                     .unwrap_or_else(|| "commit".to_owned()),
                 pre_request: vars.get(&var::PGRST_DB_PRE_REQUEST),
                 max_body_size: vars.parse(&var::REST_MAX_BODY_SIZE, 10 * 1024 * 1024)?,
+            },
+            functions: FunctionsSettings {
+                dir: vars
+                    .get(&var::FUNCTIONS_DIR)
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| PathBuf::from("supabase/functions")),
+                deno_path: vars.get(&var::DENO_PATH).map(PathBuf::from),
+                timeout: Duration::from_secs(vars.parse_within(
+                    &var::FUNCTIONS_TIMEOUT,
+                    150,
+                    86_400,
+                )? as u64),
+                memory_limit_mb: vars.parse(&var::FUNCTIONS_MEMORY_LIMIT_MB, 256)?,
             },
             api: ApiSettings {
                 host: vars.parse(&var::API_HOST, IpAddr::from([0, 0, 0, 0]))?,

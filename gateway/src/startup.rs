@@ -22,6 +22,7 @@ use crate::db::embedded::{EmbeddedError, EmbeddedOptions, EmbeddedPostgres};
 use crate::db::{Database, DbError, api_pool};
 use crate::dev::status::StatusInfo;
 use crate::edge::selective::Selective;
+use crate::functions_v1::native::NativeFunctions;
 use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
@@ -101,6 +102,17 @@ impl Application {
         keys: ProjectKeys,
         db: Database,
     ) -> Result<Self, StartError> {
+        Self::build_with_functions(settings, keys, db, NativeFunctions::new()).await
+    }
+
+    /// Like [`Application::build`], serving `natives` at `/functions/v1/<name>` besides the
+    /// functions directory.
+    pub async fn build_with_functions(
+        settings: Arc<Settings>,
+        keys: ProjectKeys,
+        db: Database,
+        natives: NativeFunctions,
+    ) -> Result<Self, StartError> {
         let schema_cache = SchemaCacheState::start(
             db.owner.clone(),
             db.owner_config.clone(),
@@ -136,6 +148,12 @@ impl Application {
         let authenticator_config = db.authenticator_config.clone();
         let pool_timeout = settings.database.pool_timeout;
         let group_commit = settings.database.group_commit;
+        let functions_host = web::Data::new(functions_v1::FunctionsHost::new(
+            &settings,
+            keys.clone(),
+            port,
+            natives,
+        ));
         let state = web::Data::new(AppState {
             settings,
             keys,
@@ -149,7 +167,9 @@ impl Application {
             let web_dir = web_dir.clone();
             let api_pool =
                 api_pool::worker_pool(authenticator_config.clone(), per_worker, pool_timeout);
-            let app = App::new().app_data(state.clone());
+            let app = App::new()
+                .app_data(state.clone())
+                .app_data(functions_host.clone());
             let app = match api_pool {
                 Ok(pool) => app
                     .app_data(TransactionBatches::new(
@@ -239,10 +259,12 @@ fn is_cors_request(request: &ServiceRequest) -> bool {
 }
 
 /// gzip/brotli/zstd for clients that send `Accept-Encoding`; without it the answer is
-/// identity anyway, so the others skip the middleware.
+/// identity anyway, so the others skip the middleware. Functions' answers pass through as
+/// the function wrote them (an encoder would also hold back a stream's chunks).
 fn compression() -> Selective<Compress> {
     Selective::new(Compress::default(), |request| {
         request.headers().contains_key(ACCEPT_ENCODING)
+            && !request.path().starts_with("/functions/v1/")
     })
 }
 

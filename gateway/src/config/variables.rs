@@ -14,12 +14,13 @@ pub enum Group {
     RateLimits,
     Mail,
     Rest,
+    Functions,
     Ai,
     Logging,
 }
 
 impl Group {
-    const ALL: [Group; 10] = [
+    const ALL: [Group; 11] = [
         Group::Api,
         Group::Database,
         Group::Keys,
@@ -28,6 +29,7 @@ impl Group {
         Group::RateLimits,
         Group::Mail,
         Group::Rest,
+        Group::Functions,
         Group::Ai,
         Group::Logging,
     ];
@@ -42,6 +44,7 @@ impl Group {
             Group::RateLimits => "auth/v1 rate limits",
             Group::Mail => "Mail",
             Group::Rest => "rest/v1",
+            Group::Functions => "functions/v1",
             Group::Ai => "AI generation",
             Group::Logging => "Logging",
         }
@@ -342,6 +345,23 @@ variables! {
              raise to refuse the request or set response headers.";
         REST_MAX_BODY_SIZE: "`10485760`",
             "Largest rest/v1 request body in bytes; larger ones get `413` (`PGRST413`).";
+    }
+    Functions {
+        FUNCTIONS_DIR: "`supabase/functions`",
+            "Edge Functions served at `/functions/v1/<name>`: one directory per function with \
+             an `index.ts` (or `.js`, `.mjs`, `.tsx`), as the Supabase CLI lays them out. \
+             `verify_jwt` per function is read from `config.toml` in its parent directory \
+             (`[functions.<name>]`), env from `.env` here and `<name>/.env`.";
+        DENO_PATH: "`functions/runtime/node_modules/@deno/*/deno`, then `deno` on `PATH`",
+            "The Deno binary that runs Edge Functions (`scripts/npm-install.sh \
+             functions/runtime` installs it).";
+        FUNCTIONS_TIMEOUT: "`150`",
+            "Seconds a function has to answer, else its worker is stopped and the caller gets \
+             `504` `IDLE_TIMEOUT` (Supabase's request idle timeout), and to finish its body, \
+             else the body is cut off. 1 to 86400.";
+        FUNCTIONS_MEMORY_LIMIT_MB: "`256`",
+            "V8 heap limit of each function's worker, in MiB; a worker that dies of it \
+             answers `546` `WORKER_LIMIT`.";
     }
     Ai {
         AI_PROVIDER: "`local` (`openai` when `AI_BASE_URL` is set)",

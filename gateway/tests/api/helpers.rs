@@ -13,6 +13,7 @@ use std::time::Duration;
 use gateway::config::Settings;
 use gateway::db::Database;
 use gateway::db::embedded::{EmbeddedOptions, EmbeddedPostgres};
+use gateway::functions_v1::native::NativeFunctions;
 use gateway::identity::ProjectKeys;
 use gateway::startup::Application;
 use secrecy::{ExposeSecret, SecretString};
@@ -307,6 +308,14 @@ pub async fn spawn_fixture_app_with(overrides: &[(&str, &str)]) -> TestApp {
 
 /// Like [`spawn_app`], with extra settings (environment-variable names and values).
 pub async fn spawn_app_with(overrides: &[(&str, &str)]) -> TestApp {
+    spawn_app_with_functions(overrides, NativeFunctions::new()).await
+}
+
+/// Like [`spawn_app_with`], serving `natives` at `/functions/v1/<name>`.
+pub async fn spawn_app_with_functions(
+    overrides: &[(&str, &str)],
+    natives: NativeFunctions,
+) -> TestApp {
     LazyLock::force(&TRACING);
     let cluster = &*CLUSTER;
     let database_name = format!("t_{}", uuid::Uuid::new_v4().simple());
@@ -332,7 +341,7 @@ pub async fn spawn_app_with(overrides: &[(&str, &str)]) -> TestApp {
     }
 
     let database_url = format!("{}{database_name}", cluster.base_url);
-    spawn_app_on(database_url, database_name, overrides).await
+    start_app(database_url, database_name, overrides, natives).await
 }
 
 /// A gateway over `database_url` (a superuser URL of the database `database_name`), which it
@@ -342,13 +351,28 @@ pub async fn spawn_app_on(
     database_name: String,
     overrides: &[(&str, &str)],
 ) -> TestApp {
+    start_app(
+        database_url,
+        database_name,
+        overrides,
+        NativeFunctions::new(),
+    )
+    .await
+}
+
+async fn start_app(
+    database_url: String,
+    database_name: String,
+    overrides: &[(&str, &str)],
+    natives: NativeFunctions,
+) -> TestApp {
     LazyLock::force(&TRACING);
     let settings = Arc::new(settings_for(&database_url, overrides));
     let keys = ProjectKeys::load(&settings).expect("keys");
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
         .await
         .expect("connect the test app to its database");
-    let app = Application::build(settings.clone(), keys.clone(), db)
+    let app = Application::build_with_functions(settings.clone(), keys.clone(), db, natives)
         .await
         .expect("build the app");
     let port = app.port();

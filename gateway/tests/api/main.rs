@@ -14,6 +14,7 @@ mod cors;
 mod database;
 mod database_restart;
 mod demo_seed;
+mod functions;
 mod health;
 mod helpers;
 mod request_limits;

@@ -1,0 +1,68 @@
+// Runs one Edge Function in its own Deno process for the gateway's functions/v1 host.
+//
+// The function's module calls `Deno.serve(handler)` as it does on Supabase; here that call
+// listens on a free loopback port instead, which this script prints as
+// `CIELO_LISTENING <port>` on stdout for the gateway to relay to. A handler that throws
+// answers 500 with the `x-cielo-worker-error` marker, which the gateway turns into the edge
+// runtime's WORKER_ERROR. Exit codes: 70 the module failed to load, 71 it never served.
+
+const entrypoint = Deno.args[0];
+const nativeServe = Deno.serve.bind(Deno);
+let serving = false;
+
+function splitServeArguments(args) {
+  if (typeof args[0] === "function") return { options: {}, handler: args[0] };
+  const options = args[0] ?? {};
+  const handler = typeof args[1] === "function" ? args[1] : options.handler;
+  return { options, handler };
+}
+
+Deno.serve = (...args) => {
+  if (serving) throw new Error("Deno.serve can be called once per function");
+  serving = true;
+  const { options, handler } = splitServeArguments(args);
+  if (typeof handler !== "function") throw new TypeError("Deno.serve needs a handler");
+  const guarded = async (request, info) => {
+    try {
+      return await handler(request, info);
+    } catch (error) {
+      console.error(error);
+      return new Response(null, { status: 500, headers: { "x-cielo-worker-error": "1" } });
+    }
+  };
+  return nativeServe({
+    hostname: "127.0.0.1",
+    port: 0,
+    signal: options.signal,
+    onListen: ({ port }) => console.log(`CIELO_LISTENING ${port}`),
+    onError: (error) => {
+      console.error(error);
+      return new Response(null, { status: 500, headers: { "x-cielo-worker-error": "1" } });
+    },
+  }, guarded);
+};
+
+// Supabase's runtime global; background work simply runs on in this long-lived worker.
+globalThis.EdgeRuntime ??= {
+  waitUntil(promise) {
+    Promise.resolve(promise).catch((error) => console.error(error));
+  },
+};
+
+// The gateway holds this process's stdin open; when the gateway goes away, so does the worker.
+(async () => {
+  const buffer = new Uint8Array(64);
+  while ((await Deno.stdin.read(buffer)) !== null) { /* nothing is ever sent */ }
+  Deno.exit(0);
+})();
+
+try {
+  await import(entrypoint);
+} catch (error) {
+  console.error(error);
+  Deno.exit(70);
+}
+if (!serving) {
+  console.error(`${entrypoint} did not call Deno.serve`);
+  Deno.exit(71);
+}

@@ -1,0 +1,484 @@
+//! Edge Functions under Deno: one worker process per function, started on the first request
+//! by our bootstrap script (which points the function's `Deno.serve` at a loopback port),
+//! kept warm, replaced when the functions directory changed or the process died, and
+//! stopped at the wall-time limit. Requests and answers are relayed over loopback HTTP with
+//! both bodies streamed. Each way a worker fails maps to one [`FunctionError`].
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use bytes::Bytes;
+use functions::FunctionError;
+use futures_util::StreamExt;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::time::Instant;
+
+use super::directory::{self, FunctionSource};
+use super::error_response;
+
+/// The script that runs a function's module (see its header).
+const BOOTSTRAP: &str = include_str!("bootstrap.mjs");
+/// Response header by which the bootstrap reports an uncaught exception in the handler.
+const WORKER_ERROR_MARKER: &str = "x-cielo-worker-error";
+/// Line the bootstrap prints once the function listens.
+const LISTENING: &str = "CIELO_LISTENING ";
+/// How much of a worker's stderr is kept to tell why it died.
+const STDERR_TAIL: usize = 8 * 1024;
+/// Headers that belong to one connection, never relayed.
+const HOP_BY_HOP: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+    "te",
+    "trailer",
+];
+
+/// How the workers are started.
+#[derive(Debug, Clone)]
+pub struct DenoSettings {
+    pub deno: PathBuf,
+    /// Absolute functions directory.
+    pub functions_dir: PathBuf,
+    /// Where the bootstrap script is written and Deno keeps its module cache (`deno/`).
+    pub work_dir: PathBuf,
+    /// Env every function gets (Supabase's `SUPABASE_*` variables).
+    pub env: Vec<(String, String)>,
+    pub memory_limit_mb: u32,
+    pub timeout: Duration,
+}
+
+/// The workers of every Edge Function, shared by the HTTP worker threads.
+#[derive(Debug)]
+pub struct DenoRuntime {
+    settings: DenoSettings,
+    bootstrap: PathBuf,
+    client: reqwest::Client,
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+/// One function's worker, if running; locked while it boots so one process starts.
+type Slot = Arc<tokio::sync::Mutex<Option<Arc<Worker>>>>;
+
+#[derive(Debug)]
+struct Worker {
+    port: u16,
+    fingerprint: Option<SystemTime>,
+    child: Mutex<Child>,
+    /// Set when the gateway stopped it: it is not reused even before the process is gone.
+    stopped: AtomicBool,
+    stderr_tail: Arc<Mutex<String>>,
+    /// Held open for the worker's life: the bootstrap exits when it closes, so workers
+    /// never outlive a gateway that was killed.
+    _stdin: Option<ChildStdin>,
+}
+
+impl Worker {
+    /// Whether it can serve no more: stopped by the gateway, or its process ended.
+    fn has_exited(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+            || self
+                .child
+                .lock()
+                .map(|mut child| !matches!(child.try_wait(), Ok(None)))
+                .unwrap_or(true)
+    }
+
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        if let Ok(mut child) = self.child.lock() {
+            let _ = child.start_kill();
+        }
+    }
+
+    /// Why the process died, from what it last wrote.
+    fn death(&self) -> FunctionError {
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|tail| tail.clone())
+            .unwrap_or_default();
+        death_from_stderr(&tail)
+    }
+
+    /// Waits a moment for the process to be reaped after its connection broke.
+    async fn exited_soon(&self) -> bool {
+        for _ in 0..20 {
+            if self.has_exited() {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        false
+    }
+}
+
+/// The Deno binary: `DENO_PATH`, else the one `scripts/npm-install.sh functions/runtime`
+/// installs (searched from the working directory), else `deno` on `PATH`.
+pub fn find_deno(configured: Option<&Path>) -> PathBuf {
+    if let Some(path) = configured {
+        return path.to_owned();
+    }
+    let installed = Path::new("functions/runtime/node_modules/@deno");
+    if let Ok(entries) = std::fs::read_dir(installed) {
+        for entry in entries.flatten() {
+            let binary = entry.path().join("deno");
+            if binary.is_file() {
+                return binary;
+            }
+        }
+    }
+    PathBuf::from("deno")
+}
+
+impl DenoRuntime {
+    /// Writes the bootstrap script into the work directory.
+    pub fn new(settings: DenoSettings) -> std::io::Result<Self> {
+        std::fs::create_dir_all(&settings.work_dir)?;
+        // Written aside then renamed: gateways sharing a data directory never see it half
+        // written.
+        let bootstrap = settings.work_dir.join("bootstrap.mjs");
+        let staging = settings
+            .work_dir
+            .join(format!("bootstrap.mjs.{}", std::process::id()));
+        std::fs::write(&staging, BOOTSTRAP)?;
+        std::fs::rename(&staging, &bootstrap)?;
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .build()
+            .map_err(std::io::Error::other)?;
+        Ok(Self {
+            settings,
+            bootstrap,
+            client,
+            slots: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Relays one request to the function's worker and streams its answer back.
+    pub async fn relay(
+        &self,
+        name: &str,
+        source: &FunctionSource,
+        request: &HttpRequest,
+        body: web::Payload,
+        sub_path: &str,
+    ) -> HttpResponse {
+        let deadline = Instant::now() + self.settings.timeout;
+        let worker = match self.worker(name, source).await {
+            Ok(worker) => worker,
+            Err(error) => return error_response(error),
+        };
+        let mut url = format!("http://127.0.0.1:{}/{name}{sub_path}", worker.port);
+        if !request.query_string().is_empty() {
+            url.push('?');
+            url.push_str(request.query_string());
+        }
+        let Ok(method) = reqwest::Method::from_bytes(request.method().as_str().as_bytes()) else {
+            return error_response(FunctionError::MethodNotAllowed);
+        };
+        // `Content-Length` goes along with the streamed body, so the function sees it.
+        let mut outgoing = self.client.request(method, url);
+        for (header, value) in request.headers() {
+            if !HOP_BY_HOP.contains(&header.as_str()) {
+                outgoing = outgoing.header(header.as_str(), value.as_bytes());
+            }
+        }
+        if has_body(request) {
+            outgoing = outgoing.body(reqwest::Body::wrap_stream(forward_body(body)));
+        }
+
+        let answer = match tokio::time::timeout_at(deadline, outgoing.send()).await {
+            Err(_) => {
+                tracing::warn!(
+                    function = name,
+                    "wall-time limit reached; stopping the worker"
+                );
+                worker.stop();
+                return error_response(FunctionError::IdleTimeout);
+            }
+            Ok(Err(error)) => {
+                tracing::warn!(function = name, %error, "relay to the worker failed");
+                if worker.exited_soon().await {
+                    return error_response(worker.death());
+                }
+                // Alive but unreachable: the next request gets a fresh worker.
+                worker.stop();
+                return error_response(FunctionError::Relay);
+            }
+            Ok(Ok(answer)) => answer,
+        };
+        if answer.headers().contains_key(WORKER_ERROR_MARKER) {
+            return error_response(FunctionError::WorkerError);
+        }
+        let status = StatusCode::from_u16(answer.status().as_u16())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = HttpResponse::build(status);
+        for (header, value) in answer.headers() {
+            // The length is the body's own (below).
+            if !HOP_BY_HOP.contains(&header.as_str()) && header != reqwest::header::CONTENT_LENGTH {
+                response.append_header((header.as_str(), value.as_bytes()));
+            }
+        }
+        let length = answer.content_length();
+        let stream = until_deadline(answer.bytes_stream(), deadline);
+        match length {
+            Some(length) => response.body(actix_web::body::SizedStream::new(length, stream)),
+            None => response.streaming(stream),
+        }
+    }
+
+    /// The function's running worker, started (or restarted) if needed.
+    async fn worker(
+        &self,
+        name: &str,
+        source: &FunctionSource,
+    ) -> Result<Arc<Worker>, FunctionError> {
+        let slot = {
+            let mut slots = self.slots.lock().map_err(|_| FunctionError::WorkerError)?;
+            slots.entry(name.to_owned()).or_default().clone()
+        };
+        let mut slot = slot.lock().await;
+        let fingerprint = directory::fingerprint(&self.settings.functions_dir);
+        if let Some(worker) = slot.as_ref() {
+            if worker.fingerprint == fingerprint && !worker.has_exited() {
+                return Ok(worker.clone());
+            }
+            worker.stop();
+            *slot = None;
+        }
+        let worker = Arc::new(self.boot(name, source, fingerprint).await?);
+        *slot = Some(worker.clone());
+        Ok(worker)
+    }
+
+    async fn boot(
+        &self,
+        name: &str,
+        source: &FunctionSource,
+        fingerprint: Option<SystemTime>,
+    ) -> Result<Worker, FunctionError> {
+        let settings = &self.settings;
+        let entrypoint =
+            url::Url::from_file_path(&source.entrypoint).map_err(|()| FunctionError::BootError)?;
+        let deno_dir = settings.work_dir.join("deno");
+        // Functions may write temporary files, as on Supabase.
+        let temp_dir = std::env::temp_dir();
+        let mut command = Command::new(&settings.deno);
+        command
+            .arg("run")
+            .arg("--quiet")
+            .arg("--no-prompt")
+            .arg("--allow-net")
+            .arg("--allow-env")
+            .arg("--allow-import")
+            .arg(format!(
+                "--allow-read={},{}",
+                settings.functions_dir.display(),
+                temp_dir.display()
+            ))
+            .arg(format!("--allow-write={}", temp_dir.display()))
+            .arg(format!(
+                "--v8-flags=--max-old-space-size={}",
+                settings.memory_limit_mb
+            ))
+            .arg(&self.bootstrap)
+            .arg(entrypoint.as_str())
+            .current_dir(&source.dir)
+            .env_clear()
+            .env("DENO_DIR", &deno_dir)
+            .env("HOME", &settings.work_dir)
+            .env("NO_COLOR", "1")
+            .env("TMPDIR", &temp_dir)
+            .envs(settings.env.iter().map(|(key, value)| (key, value)))
+            .envs(directory::function_env(&settings.functions_dir, source))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|error| {
+            tracing::error!(function = name, deno = %settings.deno.display(), %error,
+                "could not start Deno");
+            FunctionError::BootError
+        })?;
+        let stdin = child.stdin.take();
+        let stderr_tail = Arc::new(Mutex::new(String::new()));
+        if let Some(stderr) = child.stderr.take() {
+            tokio::spawn(keep_stderr(name.to_owned(), stderr, stderr_tail.clone()));
+        }
+        let Some(stdout) = child.stdout.take() else {
+            return Err(FunctionError::BootError);
+        };
+        let mut lines = BufReader::new(stdout).lines();
+        let listening = tokio::time::timeout(settings.timeout, async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(port) = line.strip_prefix(LISTENING) {
+                    return port.trim().parse::<u16>().ok();
+                }
+                tracing::info!(function = name, "{line}");
+            }
+            None
+        })
+        .await;
+        let Ok(Some(port)) = listening else {
+            let _ = child.start_kill();
+            let tail = stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
+            tracing::warn!(function = name, stderr = %tail, "function failed to boot");
+            return Err(FunctionError::BootError);
+        };
+        let function = name.to_owned();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                tracing::info!(function, "{line}");
+            }
+        });
+        Ok(Worker {
+            port,
+            fingerprint,
+            child: Mutex::new(child),
+            stopped: AtomicBool::new(false),
+            stderr_tail,
+            _stdin: stdin,
+        })
+    }
+}
+
+/// A dead worker's failure: V8 reports its heap limit on stderr before aborting.
+fn death_from_stderr(tail: &str) -> FunctionError {
+    let tail = tail.to_ascii_lowercase();
+    if tail.contains("out of memory") || tail.contains("heap limit") {
+        FunctionError::WorkerLimit
+    } else {
+        FunctionError::WorkerError
+    }
+}
+
+/// Logs a worker's stderr and keeps its tail.
+async fn keep_stderr(
+    function: String,
+    stderr: tokio::process::ChildStderr,
+    tail: Arc<Mutex<String>>,
+) {
+    let mut lines = BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::warn!(function, "{line}");
+        if let Ok(mut tail) = tail.lock() {
+            tail.push_str(&line);
+            tail.push('\n');
+            if tail.len() > STDERR_TAIL {
+                let cut = tail.len() - STDERR_TAIL;
+                let cut = (cut..tail.len())
+                    .find(|index| tail.is_char_boundary(*index))
+                    .unwrap_or(0);
+                tail.drain(..cut);
+            }
+        }
+    }
+}
+
+/// Whether the client sent a body (a length above zero, or a chunked one).
+fn has_body(request: &HttpRequest) -> bool {
+    let headers = request.headers();
+    headers.contains_key(actix_web::http::header::TRANSFER_ENCODING)
+        || headers
+            .get(actix_web::http::header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|length| length.trim() != "0")
+}
+
+/// The request body as a `Send` stream: actix's payload lives on its worker thread, so a
+/// local task forwards it through a channel.
+fn forward_body(
+    mut payload: web::Payload,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(4);
+    actix_web::rt::spawn(async move {
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(std::io::Error::other);
+            let failed = chunk.is_err();
+            if sender.send(chunk).await.is_err() || failed {
+                break;
+            }
+        }
+    });
+    futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|chunk| (chunk, receiver))
+    })
+}
+
+/// The answer's body, cut off with an error at the wall-time limit.
+fn until_deadline(
+    body: impl futures_util::Stream<Item = reqwest::Result<Bytes>> + Unpin + 'static,
+    deadline: Instant,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static {
+    futures_util::stream::unfold(Some(body), move |state| async move {
+        let mut body = state?;
+        match tokio::time::timeout_at(deadline, body.next()).await {
+            Ok(Some(Ok(chunk))) => Some((Ok(chunk), Some(body))),
+            Ok(Some(Err(error))) => Some((Err(std::io::Error::other(error)), None)),
+            Ok(None) => None,
+            Err(_) => Some((
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "function wall-time limit reached",
+                )),
+                None,
+            )),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_requests_that_announce_a_body_relay_one() {
+        let with = |headers: &[(&str, &str)]| {
+            let mut request = actix_web::test::TestRequest::post();
+            for header in headers {
+                request = request.insert_header(*header);
+            }
+            has_body(&request.to_http_request())
+        };
+        assert!(!with(&[]));
+        assert!(!with(&[("content-length", "0")]));
+        assert!(with(&[("content-length", "12")]));
+        assert!(with(&[("transfer-encoding", "chunked")]));
+    }
+
+    #[tokio::test]
+    async fn a_body_still_running_at_the_deadline_is_cut_off_with_an_error() {
+        let first: reqwest::Result<Bytes> = Ok(Bytes::from_static(b"first"));
+        let endless = futures_util::stream::iter([first]).chain(futures_util::stream::pending());
+        let deadline = Instant::now() + Duration::from_millis(50);
+        let mut body = Box::pin(until_deadline(Box::pin(endless), deadline));
+        assert_eq!(
+            body.next().await.unwrap().unwrap(),
+            Bytes::from_static(b"first")
+        );
+        let cut = body.next().await.unwrap().unwrap_err();
+        assert_eq!(cut.kind(), std::io::ErrorKind::TimedOut);
+        assert!(body.next().await.is_none());
+    }
+
+    #[test]
+    fn a_worker_that_died_of_its_heap_limit_is_a_worker_limit() {
+        let oom = "<--- Last few GCs --->\nFatal JavaScript out of memory: Reached heap limit\n";
+        assert_eq!(death_from_stderr(oom), FunctionError::WorkerLimit);
+        assert_eq!(
+            death_from_stderr("error: Uncaught Error: boom\n"),
+            FunctionError::WorkerError
+        );
+        assert_eq!(death_from_stderr(""), FunctionError::WorkerError);
+    }
+}

@@ -1,0 +1,245 @@
+//! The functions directory as the Supabase CLI lays it out: `<dir>/<name>/index.ts` (or
+//! `.js`, `.mjs`, `.tsx`) per function, names starting with `_` or `.` being shared code;
+//! `verify_jwt` per function in the `config.toml` next to the directory
+//! (`[functions.<name>]`); env from `<dir>/.env` then `<dir>/<name>/.env`. Everything is
+//! read on each request, so a function added or edited is served without a restart.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Entry points looked for in a function's directory, in this order.
+const ENTRYPOINTS: &[&str] = &[
+    "index.ts",
+    "index.js",
+    "index.mjs",
+    "index.tsx",
+    "index.jsx",
+];
+
+/// Deepest directory level walked for a fingerprint (dependencies live elsewhere).
+const MAX_DEPTH: usize = 6;
+
+/// A function found in the directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionSource {
+    pub dir: PathBuf,
+    pub entrypoint: PathBuf,
+}
+
+/// Whether `name` can name a function: letters, digits, `-` and `_`, not starting with `_`.
+pub fn is_function_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('_')
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+}
+
+/// The function `name` in `root`, if it has an entry point.
+pub fn find(root: &Path, name: &str) -> Option<FunctionSource> {
+    if !is_function_name(name) {
+        return None;
+    }
+    let dir = root.join(name);
+    ENTRYPOINTS
+        .iter()
+        .map(|file| dir.join(file))
+        .find(|path| path.is_file())
+        .map(|entrypoint| FunctionSource {
+            dir: dir.clone(),
+            entrypoint,
+        })
+}
+
+/// The project `config.toml` the Supabase CLI reads for this functions directory.
+pub fn config_path(root: &Path) -> PathBuf {
+    root.parent()
+        .unwrap_or_else(|| Path::new("."))
+        .join("config.toml")
+}
+
+/// `verify_jwt` of `name` in a `config.toml` text: the value under `[functions.<name>]`,
+/// default true. Only that key is read; the rest of the file is the CLI's business.
+pub fn verify_jwt(config_toml: &str, name: &str) -> bool {
+    let mut in_section = false;
+    for line in config_toml.lines() {
+        let line = strip_comment(line).trim();
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.trim_end_matches(']').trim();
+            in_section = header
+                .strip_prefix("functions.")
+                .map(|key| key.trim().trim_matches('"').trim_matches('\''))
+                .is_some_and(|key| key == name);
+            continue;
+        }
+        if !in_section {
+            continue;
+        }
+        if let Some((key, value)) = line.split_once('=')
+            && key.trim() == "verify_jwt"
+        {
+            return value.trim() != "false";
+        }
+    }
+    true
+}
+
+fn strip_comment(line: &str) -> &str {
+    // Values read here never contain `#`; a quoted one would not matter for verify_jwt.
+    line.split_once('#').map_or(line, |(before, _)| before)
+}
+
+/// The variables of a `.env` text: `KEY=value` lines, `export ` allowed, quotes removed,
+/// blank lines and `#` comments skipped.
+pub fn parse_env(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                return None;
+            }
+            let line = line.strip_prefix("export ").unwrap_or(line);
+            let (key, value) = line.split_once('=')?;
+            let key = key.trim();
+            if key.is_empty() {
+                return None;
+            }
+            let value = value.trim();
+            let unquoted = ['"', '\'']
+                .iter()
+                .find_map(|quote| {
+                    value
+                        .strip_prefix(*quote)
+                        .and_then(|rest| rest.strip_suffix(*quote))
+                })
+                .unwrap_or(value);
+            Some((key.to_owned(), unquoted.to_owned()))
+        })
+        .collect()
+}
+
+/// The env a function gets from its `.env` files: the directory's, then its own (later
+/// wins). Missing files are no error.
+pub fn function_env(root: &Path, source: &FunctionSource) -> Vec<(String, String)> {
+    [root.join(".env"), source.dir.join(".env")]
+        .iter()
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .flat_map(|text| parse_env(&text))
+        .collect()
+}
+
+/// The latest modification time of anything the worker depends on: the whole functions
+/// directory (shared code and `.env` files included) and `config.toml`.
+pub fn fingerprint(root: &Path) -> Option<SystemTime> {
+    let mut latest = modified(&config_path(root));
+    walk(root, 0, &mut latest);
+    latest
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
+}
+
+fn walk(dir: &Path, depth: usize, latest: &mut Option<SystemTime>) {
+    *latest = (*latest).max(modified(dir));
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if entry.file_name() != "node_modules" {
+                walk(&path, depth + 1, latest);
+            }
+        } else {
+            *latest = (*latest).max(modified(&path));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_exclude_shared_code_and_paths() {
+        assert!(is_function_name("hello-world"));
+        assert!(is_function_name("generate_plan2"));
+        assert!(!is_function_name("_shared"));
+        assert!(!is_function_name(".env"));
+        assert!(!is_function_name("a/b"));
+        assert!(!is_function_name(".."));
+        assert!(!is_function_name(""));
+    }
+
+    #[test]
+    fn verify_jwt_is_read_per_function_and_defaults_to_true() {
+        let config = r#"
+[api]
+verify_jwt = false   # not a function section
+
+[functions.public-hook]
+verify_jwt = false
+
+[functions."quoted"]
+verify_jwt = false # comment
+
+[functions.strict]
+verify_jwt = true
+"#;
+        assert!(!verify_jwt(config, "public-hook"));
+        assert!(!verify_jwt(config, "quoted"));
+        assert!(verify_jwt(config, "strict"));
+        assert!(verify_jwt(config, "api"));
+        assert!(verify_jwt(config, "unlisted"));
+        assert!(verify_jwt("", "any"));
+    }
+
+    #[test]
+    fn env_files_are_parsed_like_dotenv() {
+        let env = parse_env("# comment\nA=1\nexport B = \"two words\"\nC='x=y'\n\nbroken\n");
+        assert_eq!(
+            env,
+            vec![
+                ("A".to_owned(), "1".to_owned()),
+                ("B".to_owned(), "two words".to_owned()),
+                ("C".to_owned(), "x=y".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn functions_are_found_by_entry_point_and_fingerprinted() {
+        let root = tempfile::tempdir().unwrap();
+        let functions = root.path().join("functions");
+        std::fs::create_dir_all(functions.join("hello")).unwrap();
+        std::fs::create_dir_all(functions.join("empty")).unwrap();
+        std::fs::write(
+            functions.join("hello/index.ts"),
+            "Deno.serve(() => new Response())",
+        )
+        .unwrap();
+        let found = find(&functions, "hello").unwrap();
+        assert_eq!(found.entrypoint, functions.join("hello/index.ts"));
+        assert_eq!(find(&functions, "empty"), None);
+        assert_eq!(find(&functions, "missing"), None);
+        assert_eq!(config_path(&functions), root.path().join("config.toml"));
+
+        let before = fingerprint(&functions).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(functions.join("hello/.env"), "GREETING=hola").unwrap();
+        assert!(fingerprint(&functions).unwrap() > before);
+        assert_eq!(
+            function_env(&functions, &found),
+            vec![("GREETING".to_owned(), "hola".to_owned())]
+        );
+    }
+}
