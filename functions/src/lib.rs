@@ -7,6 +7,9 @@
 //! itself carry a JSON body `{"code","message"}` and an `sb-error-code` header, as Supabase's
 //! edge runtime writes them; this enum is the one place that maps each failure to its status,
 //! code, message and headers.
+//!
+//! [`ai`] is the client of the AI providers (OpenAI-compatible servers) and the star
+//! arithmetic that generation functions build on.
 
 pub mod ai;
 
