@@ -7,6 +7,7 @@ pub mod db;
 pub mod dev;
 pub mod edge;
 pub mod functions_v1;
+pub mod generation;
 pub mod health;
 pub mod identity;
 pub mod mail;

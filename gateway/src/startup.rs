@@ -27,7 +27,8 @@ use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
 use crate::{
-    auth_v1, dev, edge, functions_v1, health, rest_v1, storage_v1, telemetry, web as webapp,
+    auth_v1, dev, edge, functions_v1, generation, health, rest_v1, storage_v1, telemetry,
+    web as webapp,
 };
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
@@ -95,14 +96,16 @@ const EXPOSED_HEADERS: &[&str] = &[
 ];
 
 impl Application {
-    /// Loads the schema cache, binds the listener and assembles every service.
+    /// Loads the schema cache, binds the listener and assembles every service, with the
+    /// product's native functions (`generate-plan`, ...) at `/functions/v1/<name>`.
     /// `API_PORT=0` picks a free port.
     pub async fn build(
         settings: Arc<Settings>,
         keys: ProjectKeys,
         db: Database,
     ) -> Result<Self, StartError> {
-        Self::build_with_functions(settings, keys, db, NativeFunctions::new()).await
+        let natives = generation::native_functions(&settings, &db);
+        Self::build_with_functions(settings, keys, db, natives).await
     }
 
     /// Like [`Application::build`], serving `natives` at `/functions/v1/<name>` besides the

@@ -1,0 +1,232 @@
+//! The product's AI generation functions, served as native functions at
+//! `/functions/v1/<name>`: today `generate-plan`, one class planned from the curriculum.
+//! A request is read and checked ([`request`]), its OAs looked up ([`curriculum`]), the
+//! user's stars checked ([`charging`]), then the plan is generated ([`pipeline`]): a
+//! skeleton composed by code ([`skeleton`], [`document`]) whose placeholders a model, when
+//! one is configured, fills zone by zone ([`prompt`], [`codes`]). The answer is one JSON body,
+//! or server-sent events when the client accepts `text/event-stream`. Errors are
+//! `{code, message}` ([`error`]). Payloads are documented in `docs/ai.md`.
+
+pub mod charging;
+pub mod codes;
+pub mod curriculum;
+pub mod document;
+pub mod error;
+pub mod pipeline;
+pub mod prompt;
+pub mod request;
+pub mod skeleton;
+
+use std::sync::Arc;
+
+use actix_web::http::Method;
+use actix_web::http::header::{ACCEPT, CACHE_CONTROL, HeaderValue};
+use actix_web::{HttpResponse, web};
+use bytes::{Bytes, BytesMut};
+use deadpool_postgres::Pool;
+use functions::ai::ChatProvider;
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
+use serde_json::Value;
+use uuid::Uuid;
+
+use self::error::GenerationError;
+use self::pipeline::{Event, Job};
+use crate::config::Settings;
+use crate::db::Database;
+use crate::functions_v1::native::{Invocation, NativeFunction, NativeFunctions};
+
+/// The native functions of the product, registered in production.
+pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
+    let provider = settings.ai.provider().unwrap_or_else(|error| {
+        tracing::error!(%error, "the AI provider is misconfigured: generation returns skeletons only");
+        None
+    });
+    let mut natives = NativeFunctions::new();
+    natives.register(
+        "generate-plan",
+        GeneratePlan {
+            pool: db.owner.clone(),
+            provider,
+        },
+    );
+    natives
+}
+
+/// `generate-plan`: one class plan, grounded in the requested OAs.
+#[derive(Debug)]
+pub struct GeneratePlan {
+    /// The owner's connections: curriculum reads and `record_ai_usage`.
+    pub pool: Pool,
+    /// `None`: skeletons only, nothing charged.
+    pub provider: Option<Arc<dyn ChatProvider>>,
+}
+
+impl NativeFunction for GeneratePlan {
+    fn call(&self, invocation: Invocation) -> LocalBoxFuture<'static, HttpResponse> {
+        let pool = self.pool.clone();
+        let provider = self.provider.clone();
+        Box::pin(async move {
+            let streaming = accepts_event_stream(&invocation);
+            let job = match prepare(&pool, provider.is_some(), invocation).await {
+                Ok(job) => job,
+                Err(error) => return error.response(),
+            };
+            if streaming {
+                stream_events(pool, provider, job)
+            } else {
+                match pipeline::run(&pool, provider, job, &mut |_| {}).await {
+                    Ok(body) => HttpResponse::Ok().json(body),
+                    Err(error) => error.response(),
+                }
+            }
+        })
+    }
+}
+
+/// Everything checked before generating: method, user, body, curriculum, stars.
+async fn prepare(
+    pool: &Pool,
+    with_model: bool,
+    invocation: Invocation,
+) -> Result<Job, GenerationError> {
+    if invocation.request.method() != Method::POST {
+        return Err(GenerationError::MethodNotAllowed);
+    }
+    let user_id = signed_in_user(&invocation).ok_or(GenerationError::NotAuthenticated)?;
+    let request_id = request_id(&invocation)?;
+    let body = read_body(invocation.body, request::MAX_BODY_BYTES).await?;
+    let request = request::parse(&body)?;
+    let curriculum = curriculum::lookup(pool, &request).await?;
+    let standing = charging::standing(pool, user_id).await?;
+    if with_model {
+        charging::check_can_pay(standing)?;
+    }
+    Ok(Job {
+        request,
+        curriculum,
+        user_id,
+        request_id,
+        standing,
+    })
+}
+
+/// The user of a signed-in session (an `authenticated` token with a user id). The anon
+/// and service keys carry no user.
+fn signed_in_user(invocation: &Invocation) -> Option<Uuid> {
+    let caller = invocation.caller.as_ref()?;
+    if caller.anonymous || caller.role != "authenticated" {
+        return None;
+    }
+    let sub = caller.claims.get("sub")?.as_str()?;
+    Uuid::parse_str(sub).ok()
+}
+
+/// The idempotency key of the charge: the client's `idempotency-key` or `x-request-id`,
+/// else a new one.
+fn request_id(invocation: &Invocation) -> Result<String, GenerationError> {
+    let headers = invocation.request.headers();
+    let given = headers
+        .get("idempotency-key")
+        .or_else(|| headers.get("x-request-id"));
+    match given {
+        None => Ok(Uuid::new_v4().to_string()),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .map(str::trim)
+            .filter(|id| !id.is_empty() && id.len() <= 200)
+            .map(str::to_owned)
+            .ok_or_else(|| {
+                GenerationError::InvalidRequest(
+                    "the request id (idempotency-key or x-request-id) must be 1 to 200 visible characters"
+                        .into(),
+                )
+            }),
+    }
+}
+
+async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Bytes, GenerationError> {
+    let mut body = BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|error| {
+            GenerationError::InvalidRequest(format!("the body could not be read: {error}"))
+        })?;
+        if body.len() + chunk.len() > limit {
+            return Err(GenerationError::InvalidRequest(format!(
+                "the body is larger than {limit} bytes"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
+
+fn accepts_event_stream(invocation: &Invocation) -> bool {
+    invocation
+        .request
+        .headers()
+        .get_all(ACCEPT)
+        .filter_map(|value| value.to_str().ok())
+        .any(|value| value.contains("text/event-stream"))
+}
+
+/// The generation as server-sent events: `skeleton`, `zone_delta`s, then `done` (or
+/// `error`). The generation runs on its own task and goes on if the client leaves, so a
+/// plan the model finished is charged once, as it would be without streaming.
+fn stream_events(pool: Pool, provider: Option<Arc<dyn ChatProvider>>, job: Job) -> HttpResponse {
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
+    actix_web::rt::spawn(async move {
+        let events = sender.clone();
+        let mut emit = move |event: Event| {
+            let _ = events.send(sse(&event));
+        };
+        if let Err(error) = pipeline::run(&pool, provider, job, &mut emit).await {
+            let _ = sender.send(sse_frame("error", &error.body()));
+        }
+    });
+    let body = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        let frame = receiver.recv().await?;
+        Some((Ok::<_, actix_web::Error>(frame), receiver))
+    });
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        .streaming(body)
+}
+
+fn sse(event: &Event) -> Bytes {
+    match event {
+        Event::Skeleton(skeleton) => sse_frame("skeleton", skeleton),
+        Event::ZoneDelta { zone, text } => sse_frame(
+            "zone_delta",
+            &serde_json::json!({ "zone": zone, "text": text }),
+        ),
+        Event::Done(body) => sse_frame("done", body),
+    }
+}
+
+fn sse_frame(event: &str, data: &Value) -> Bytes {
+    Bytes::from(format!("event: {event}\ndata: {data}\n\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_one_line_of_json() {
+        let frame = sse(&Event::ZoneDelta {
+            zone: 2,
+            text: "línea\n".into(),
+        });
+        let frame = std::str::from_utf8(&frame).unwrap();
+        let data = frame
+            .strip_prefix("event: zone_delta\ndata: ")
+            .and_then(|rest| rest.strip_suffix("\n\n"))
+            .unwrap();
+        assert!(!data.contains('\n'));
+        let data: Value = serde_json::from_str(data).unwrap();
+        assert_eq!(data, serde_json::json!({ "zone": 2, "text": "línea\n" }));
+    }
+}
