@@ -316,6 +316,19 @@ pub async fn spawn_app_with_functions(
     overrides: &[(&str, &str)],
     natives: NativeFunctions,
 ) -> TestApp {
+    let (database_url, database_name) = create_database().await;
+    start_app(database_url, database_name, overrides, Some(natives)).await
+}
+
+/// Like [`spawn_app_with`], with the product's own native functions (`generate-plan`, ...),
+/// as `cielo serve` has them.
+pub async fn spawn_product_app(overrides: &[(&str, &str)]) -> TestApp {
+    let (database_url, database_name) = create_database().await;
+    start_app(database_url, database_name, overrides, None).await
+}
+
+/// A fresh copy of the migrated template: its superuser URL and name.
+async fn create_database() -> (String, String) {
     LazyLock::force(&TRACING);
     let cluster = &*CLUSTER;
     let database_name = format!("t_{}", uuid::Uuid::new_v4().simple());
@@ -340,8 +353,10 @@ pub async fn spawn_app_with_functions(
         }
     }
 
-    let database_url = format!("{}{database_name}", cluster.base_url);
-    start_app(database_url, database_name, overrides, natives).await
+    (
+        format!("{}{database_name}", cluster.base_url),
+        database_name,
+    )
 }
 
 /// A gateway over `database_url` (a superuser URL of the database `database_name`), which it
@@ -355,7 +370,7 @@ pub async fn spawn_app_on(
         database_url,
         database_name,
         overrides,
-        NativeFunctions::new(),
+        Some(NativeFunctions::new()),
     )
     .await
 }
@@ -364,7 +379,7 @@ async fn start_app(
     database_url: String,
     database_name: String,
     overrides: &[(&str, &str)],
-    natives: NativeFunctions,
+    natives: Option<NativeFunctions>,
 ) -> TestApp {
     LazyLock::force(&TRACING);
     let settings = Arc::new(settings_for(&database_url, overrides));
@@ -372,9 +387,13 @@ async fn start_app(
     let db = Database::connect_and_migrate(&settings.admin_database_url(), &settings)
         .await
         .expect("connect the test app to its database");
-    let app = Application::build_with_functions(settings.clone(), keys.clone(), db, natives)
-        .await
-        .expect("build the app");
+    let app = match natives {
+        Some(natives) => {
+            Application::build_with_functions(settings.clone(), keys.clone(), db, natives).await
+        }
+        None => Application::build(settings.clone(), keys.clone(), db).await,
+    }
+    .expect("build the app");
     let port = app.port();
     tokio::spawn(app.run_until_stopped());
 

@@ -15,6 +15,7 @@ mod database;
 mod database_restart;
 mod demo_seed;
 mod functions;
+mod generation;
 mod health;
 mod helpers;
 mod request_limits;

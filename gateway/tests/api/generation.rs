@@ -1,0 +1,375 @@
+//! `generate-plan` with a model: a local server speaking OpenAI's streamed chat-completions
+//! protocol (`POST /{scenario}/v1/chat/completions`) writes every zone, and the gateway
+//! charges Estrellas Cielo from the usage it reports: exactly, once per request id, never
+//! past a demo's balance under concurrent requests, nothing for a failed generation or a
+//! refused one. Streaming clients get the skeleton, the zones' text and the answer in order.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_product_app};
+
+const MODEL: &str = "modelo-de-prueba";
+/// Tokens the server reports for every zone.
+const PROMPT_TOKENS: u32 = 200;
+const COMPLETION_TOKENS: u32 = 57;
+/// Eight zones of 257 tokens: 2 056 tokens, ceil(2056 / 515) = 4 stars.
+const PLAN_TOKENS: u32 = 8 * (PROMPT_TOKENS + COMPLETION_TOKENS);
+const PLAN_STARS: i64 = 4;
+
+const PINNED: &str = r#"{"level_code":"7B","subject_code":"matematica","objective_codes":["MA07 OA 03"],"blocks":2}"#;
+
+#[derive(Default)]
+struct Seen {
+    requests: Mutex<HashMap<String, u32>>,
+}
+
+impl Seen {
+    fn requests(&self, scenario: &str) -> u32 {
+        self.requests
+            .lock()
+            .unwrap()
+            .get(scenario)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+fn chunk(content: &str) -> String {
+    let chunk = json!({
+        "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1_700_000_000,
+        "model": MODEL,
+        "choices": [{ "index": 0, "delta": { "content": content }, "finish_reason": null }],
+    });
+    format!("data: {chunk}\n\n")
+}
+
+async fn chat(request: HttpRequest, seen: web::Data<Seen>) -> HttpResponse {
+    let scenario = request
+        .match_info()
+        .get("scenario")
+        .unwrap_or("")
+        .to_owned();
+    *seen
+        .requests
+        .lock()
+        .unwrap()
+        .entry(scenario.clone())
+        .or_default() += 1;
+    if scenario == "down" {
+        return HttpResponse::InternalServerError().json(json!({
+            "error": { "message": "the model crashed", "type": "server_error", "code": null }
+        }));
+    }
+    let finish = json!({
+        "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1_700_000_000,
+        "model": MODEL,
+        "choices": [{ "index": 0, "delta": {}, "finish_reason": "stop" }],
+    });
+    let usage = json!({
+        "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1_700_000_000,
+        "model": MODEL, "choices": [],
+        "usage": { "prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
+                   "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS },
+    });
+    // A line split across chunks, a requested code written loosely and an unrequested one.
+    let body = [
+        chunk("Los estudiantes trabajan el OA 3 "),
+        chunk("con fracciones.\nRelacionan con MA07 OA 05 "),
+        chunk("y comparan resultados."),
+        format!("data: {finish}\n\n"),
+        format!("data: {usage}\n\n"),
+        "data: [DONE]\n\n".to_owned(),
+    ]
+    .concat();
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .body(body)
+}
+
+/// The model server; its base URL (add `/{scenario}/v1`).
+fn start_model_server() -> (String, web::Data<Seen>) {
+    let seen = web::Data::new(Seen::default());
+    let data = seen.clone();
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(data.clone())
+            .route("/{scenario}/v1/chat/completions", web::post().to(chat))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(("127.0.0.1", 0))
+    .unwrap();
+    let address = server.addrs()[0];
+    actix_web::rt::spawn(server.run());
+    (format!("http://{address}"), seen)
+}
+
+async fn app_with_model(base: &str, scenario: &str) -> TestApp {
+    let url = format!("{base}/{scenario}/v1");
+    spawn_product_app(&[
+        ("AI_BASE_URL", url.as_str()),
+        ("AI_MODEL", MODEL),
+        ("AI_MAX_RETRIES", "0"),
+    ])
+    .await
+}
+
+/// A user (in the demo with `stars` stars until 2099 when given); returns the id.
+async fn user(app: &TestApp, stars: Option<i32>) -> String {
+    let id = uuid::Uuid::new_v4().to_string();
+    let admin = app.admin().await;
+    admin
+        .execute(
+            "INSERT INTO auth.users (instance_id, id, aud, role, email, created_at, updated_at)
+             VALUES ('00000000-0000-0000-0000-000000000000', $1::text::uuid, 'authenticated',
+                     'authenticated', $1 || '@liceo.cl', now(), now())",
+            &[&id],
+        )
+        .await
+        .unwrap();
+    if let Some(stars) = stars {
+        admin
+            .execute(
+                "INSERT INTO public.demo_users_2025 (user_id, total_stars, demo_end_date)
+                 VALUES ($1::text::uuid, $2, '2099-12-31')",
+                &[&id, &stars],
+            )
+            .await
+            .unwrap();
+    }
+    id
+}
+
+async fn used_stars(app: &TestApp, user: &str) -> (i32, i64) {
+    let row = app
+        .admin()
+        .await
+        .query_one(
+            "SELECT (SELECT used_stars FROM public.demo_users_2025 WHERE user_id = $1::text::uuid),
+                    (SELECT count(*) FROM public.ai_usage_ledger WHERE user_id = $1::text::uuid)",
+            &[&user],
+        )
+        .await
+        .unwrap();
+    (row.get(0), row.get(1))
+}
+
+fn invoke(app: &TestApp, user: &str) -> reqwest::RequestBuilder {
+    app.http
+        .post(app.url("/functions/v1/generate-plan"))
+        .header("apikey", app.anon_key())
+        .bearer_auth(app.user_token(user))
+        .header("content-type", "application/json")
+        .body(PINNED)
+}
+
+fn plain_text(node: &Value) -> String {
+    let own = node["text"].as_str().unwrap_or_default().to_owned();
+    let children = node["content"]
+        .as_array()
+        .map(|children| children.iter().map(plain_text).collect::<String>())
+        .unwrap_or_default();
+    own + &children
+}
+
+#[actix_web::test]
+async fn the_model_writes_every_zone_and_the_reported_tokens_are_charged_once() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    let teacher = user(&app, Some(100)).await;
+
+    let response = invoke(&app, &teacher)
+        .header("x-request-id", "plan-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        body["usage"],
+        json!({
+            "prompt_tokens": 8 * PROMPT_TOKENS,
+            "completion_tokens": 8 * COMPLETION_TOKENS,
+            "stars_charged": PLAN_STARS
+        })
+    );
+    assert_eq!(
+        i64::from(PLAN_TOKENS.div_ceil(515)),
+        PLAN_STARS,
+        "one star per started 515 tokens"
+    );
+    assert_eq!(body["model"], MODEL);
+    assert_eq!(body["source"], "model");
+    assert_eq!(body["objective_codes"], json!(["MA07 OA 03"]));
+    assert_eq!(seen.requests("ok"), 8, "one generation per zone");
+    let zones = body["zones"].as_array().unwrap();
+    assert_eq!(zones.len(), 8);
+    for zone in zones {
+        let text = plain_text(&zone["content"]);
+        assert!(
+            text.contains("Los estudiantes trabajan el MA07 OA 03 con fracciones."),
+            "{text}"
+        );
+        assert!(!text.contains("[Por completar]"), "{text}");
+        assert!(!text.contains("OA 05"), "{text}");
+    }
+    // The official text stays in the objective zone, written by code.
+    assert!(plain_text(&zones[0]["content"]).contains("Resolver problemas que involucren"));
+    assert_eq!(used_stars(&app, &teacher).await, (4, 1));
+
+    // The same request id again: answered, recorded once, charged once.
+    let again = invoke(&app, &teacher)
+        .header("x-request-id", "plan-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(again["usage"]["stars_charged"], PLAN_STARS);
+    assert_eq!(used_stars(&app, &teacher).await, (4, 1));
+
+    // Another request id is another generation.
+    let other = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(other.status(), 200);
+    assert_eq!(used_stars(&app, &teacher).await, (8, 2));
+
+    // Users outside the demo are recorded without a charge.
+    let outsider = user(&app, None).await;
+    let response = invoke(&app, &outsider).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["usage"]["stars_charged"], 0);
+}
+
+#[actix_web::test]
+async fn concurrent_requests_cannot_spend_more_than_the_balance() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    let balance = 5;
+    let teacher = user(&app, Some(balance)).await;
+
+    let requests = (0..6).map(|_| async { invoke(&app, &teacher).send().await.unwrap() });
+    let responses = futures_util::future::join_all(requests).await;
+    let mut charged = 0;
+    let mut refused = 0;
+    for response in responses {
+        match response.status().as_u16() {
+            200 => {
+                let body: Value = response.json().await.unwrap();
+                charged += body["usage"]["stars_charged"].as_i64().unwrap();
+            }
+            402 => {
+                let body: Value = response.json().await.unwrap();
+                assert_eq!(body["code"], "stars_exhausted");
+                refused += 1;
+            }
+            status => panic!("unexpected status {status}"),
+        }
+    }
+    let (used, _) = used_stars(&app, &teacher).await;
+    assert_eq!(i64::from(used), charged, "answers say what was taken");
+    assert_eq!(used, balance, "the balance is spent, never more");
+    // A plan costs 4: the first recording takes 4, the next the 1 left, the rest are refused.
+    assert_eq!(refused, 4);
+
+    // Nothing left: refused before the model runs.
+    let before = seen.requests("ok");
+    let response = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(response.status(), 402);
+    assert_eq!(seen.requests("ok"), before);
+}
+
+#[actix_web::test]
+async fn an_exhausted_demo_is_refused_before_the_model_runs() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    let teacher = user(&app, Some(0)).await;
+    let response = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(response.status(), 402);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "stars_exhausted");
+    assert_eq!(seen.requests("ok"), 0);
+    assert_eq!(used_stars(&app, &teacher).await, (0, 0));
+}
+
+#[actix_web::test]
+async fn a_failed_generation_charges_nothing() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "down").await;
+    let teacher = user(&app, Some(10)).await;
+    let response = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(response.status(), 502);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "provider_error");
+    assert!(seen.requests("down") >= 1);
+    assert_eq!(used_stars(&app, &teacher).await, (0, 0));
+}
+
+#[actix_web::test]
+async fn a_streaming_client_gets_the_skeleton_then_each_zone_then_the_answer() {
+    let (base, _seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    let teacher = user(&app, Some(100)).await;
+    let response = invoke(&app, &teacher)
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let text = response.text().await.unwrap();
+    let events: Vec<(String, Value)> = text
+        .trim()
+        .split("\n\n")
+        .map(|frame| {
+            let event = frame
+                .lines()
+                .next()
+                .unwrap()
+                .strip_prefix("event: ")
+                .unwrap();
+            let data = frame
+                .lines()
+                .nth(1)
+                .unwrap()
+                .strip_prefix("data: ")
+                .unwrap();
+            (event.to_owned(), serde_json::from_str(data).unwrap())
+        })
+        .collect();
+    assert_eq!(events.first().unwrap().0, "skeleton");
+    assert_eq!(events.last().unwrap().0, "done");
+    let skeleton = &events[0].1;
+    assert_eq!(skeleton["zones"].as_array().unwrap().len(), 8);
+    let deltas: Vec<&Value> = events[1..events.len() - 1]
+        .iter()
+        .map(|(event, data)| {
+            assert_eq!(event, "zone_delta");
+            data
+        })
+        .collect();
+    let order: Vec<u64> = deltas.iter().map(|d| d["zone"].as_u64().unwrap()).collect();
+    assert!(order.windows(2).all(|pair| pair[0] <= pair[1]), "{order:?}");
+    assert_eq!(order.first(), Some(&0));
+    assert_eq!(order.last(), Some(&7));
+    // What streamed for a zone is the text the answer holds.
+    let streamed: String = deltas
+        .iter()
+        .filter(|d| d["zone"] == 2)
+        .map(|d| d["text"].as_str().unwrap())
+        .collect();
+    assert!(streamed.starts_with("Los estudiantes trabajan el MA07 OA 03 con fracciones.\n"));
+    let done = &events.last().unwrap().1;
+    assert_eq!(done["usage"]["stars_charged"], PLAN_STARS);
+    assert!(plain_text(&done["zones"][2]["content"]).contains("y comparan resultados."));
+    assert_eq!(used_stars(&app, &teacher).await, (4, 1));
+}
