@@ -64,7 +64,13 @@ pub async fn run(
         None => answer(&skeleton, &[], Usage::default(), 0, None, &job.request_id),
         Some(provider) => {
             let written = write_zones(provider.as_ref(), &job, &skeleton, emit).await?;
-            let stars_charged = if written.prose.iter().all(Option::is_none) {
+            let produced = written
+                .prose
+                .iter()
+                .flatten()
+                .any(|text| !text.trim().is_empty());
+            // A generation that produced no text is not recorded: nothing to pay for.
+            let stars_charged = if !produced {
                 0
             } else {
                 charging::record(

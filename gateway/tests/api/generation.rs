@@ -1,8 +1,8 @@
 //! `generate-plan` with a model: a local server speaking OpenAI's streamed chat-completions
 //! protocol (`POST /{scenario}/v1/chat/completions`) writes every zone, and the gateway
 //! charges Estrellas Cielo from the usage it reports: exactly, once per request id, never
-//! past a demo's balance under concurrent requests, nothing for a failed generation or a
-//! refused one. Streaming clients get the skeleton, the zones' text and the answer in order.
+//! past a demo's balance under concurrent requests, nothing for a failed generation, one
+//! that wrote nothing, or a refused one. Streaming clients get the skeleton, the zones' text and the answer in order.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -75,6 +75,12 @@ async fn chat(request: HttpRequest, seen: web::Data<Seen>) -> HttpResponse {
         "usage": { "prompt_tokens": PROMPT_TOKENS, "completion_tokens": COMPLETION_TOKENS,
                    "total_tokens": PROMPT_TOKENS + COMPLETION_TOKENS },
     });
+    if scenario == "silent" {
+        let body = format!("data: {finish}\n\ndata: {usage}\n\ndata: [DONE]\n\n");
+        return HttpResponse::Ok()
+            .content_type("text/event-stream")
+            .body(body);
+    }
     // A line split across chunks, a requested code written loosely and an unrequested one.
     let body = [
         chunk("Los estudiantes trabajan el OA 3 "),
@@ -306,6 +312,20 @@ async fn a_failed_generation_charges_nothing() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["code"], "provider_error");
     assert!(seen.requests("down") >= 1);
+    assert_eq!(used_stars(&app, &teacher).await, (0, 0));
+}
+
+#[actix_web::test]
+async fn a_model_that_writes_nothing_charges_nothing() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "silent").await;
+    let teacher = user(&app, Some(10)).await;
+    let response = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["usage"]["stars_charged"], 0);
+    assert!(plain_text(&body["zones"][1]["content"]).contains("[Por completar]"));
+    assert_eq!(seen.requests("silent"), 8);
     assert_eq!(used_stars(&app, &teacher).await, (0, 0));
 }
 
