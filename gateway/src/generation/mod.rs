@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use actix_web::http::Method;
 use actix_web::http::header::{ACCEPT, CACHE_CONTROL, HeaderValue};
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpMessage, HttpResponse, web};
 use bytes::{Bytes, BytesMut};
 use deadpool_postgres::Pool;
 use functions::ai::ChatProvider;
@@ -35,6 +35,7 @@ use self::pipeline::{Event, Job};
 use crate::config::Settings;
 use crate::db::Database;
 use crate::functions_v1::native::{Invocation, NativeFunction, NativeFunctions};
+use crate::telemetry::RequestId;
 
 /// The native functions of the product, registered in production.
 pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
@@ -123,14 +124,18 @@ fn signed_in_user(invocation: &Invocation) -> Option<Uuid> {
 }
 
 /// The idempotency key of the charge: the client's `idempotency-key` or `x-request-id`,
-/// else a new one.
+/// else the gateway's id of this request (the `x-request-id` it answers and logs).
 fn request_id(invocation: &Invocation) -> Result<String, GenerationError> {
     let headers = invocation.request.headers();
     let given = headers
         .get("idempotency-key")
         .or_else(|| headers.get("x-request-id"));
     match given {
-        None => Ok(Uuid::new_v4().to_string()),
+        None => Ok(invocation
+            .request
+            .extensions()
+            .get::<RequestId>()
+            .map_or_else(|| Uuid::new_v4().to_string(), ToString::to_string)),
         Some(value) => value
             .to_str()
             .ok()

@@ -239,8 +239,12 @@ async fn the_model_writes_every_zone_and_the_reported_tokens_are_charged_once() 
     assert_eq!(used_stars(&app, &teacher).await, (4, 1));
 
     // Another request id is another generation.
+    // Without one, the charge is named by the gateway's id of the request.
     let other = invoke(&app, &teacher).send().await.unwrap();
     assert_eq!(other.status(), 200);
+    let gateway_id = other.headers()["x-request-id"].to_str().unwrap().to_owned();
+    let other: Value = other.json().await.unwrap();
+    assert_eq!(other["request_id"], gateway_id.as_str());
     assert_eq!(used_stars(&app, &teacher).await, (8, 2));
 
     // Users outside the demo are recorded without a charge.
