@@ -59,38 +59,24 @@ pub fn config_path(root: &Path) -> PathBuf {
 }
 
 /// `verify_jwt` of `name` in a `config.toml` text: the value under `[functions.<name>]`,
-/// default true. Only that key is read; the rest of the file is the CLI's business.
+/// default true (also when the file is not valid TOML: the safe side). Only that key is
+/// read; the rest of the file is the CLI's business.
 pub fn verify_jwt(config_toml: &str, name: &str) -> bool {
-    let mut in_section = false;
-    for line in config_toml.lines() {
-        let line = strip_comment(line).trim();
-        if let Some(header) = line.strip_prefix('[') {
-            let header = header.trim_end_matches(']').trim();
-            in_section = header
-                .strip_prefix("functions.")
-                .map(|key| key.trim().trim_matches('"').trim_matches('\''))
-                .is_some_and(|key| key == name);
-            continue;
-        }
-        if !in_section {
-            continue;
-        }
-        if let Some((key, value)) = line.split_once('=')
-            && key.trim() == "verify_jwt"
-        {
-            return value.trim() != "false";
-        }
-    }
-    true
+    let Ok(config) = config_toml.parse::<toml::Table>() else {
+        return true;
+    };
+    config
+        .get("functions")
+        .and_then(|functions| functions.get(name))
+        .and_then(|function| function.get("verify_jwt"))
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(true)
 }
 
-fn strip_comment(line: &str) -> &str {
-    // Values read here never contain `#`; a quoted one would not matter for verify_jwt.
-    line.split_once('#').map_or(line, |(before, _)| before)
-}
-
-/// The variables of a `.env` text: `KEY=value` lines, `export ` allowed, quotes removed,
-/// blank lines and `#` comments skipped.
+/// The variables of a `.env` text as the Supabase CLI reads them (godotenv): `KEY=value`
+/// lines, `export ` allowed, quotes removed, blank lines and `#` comments skipped, and
+/// unquoted values with spaces kept (dotenvy, the gateway's own `.env` reader, refuses
+/// those, and functions' `.env` files written for Supabase have them).
 pub fn parse_env(text: &str) -> Vec<(String, String)> {
     text.lines()
         .filter_map(|line| {
@@ -213,6 +199,14 @@ verify_jwt = true
                 ("B".to_owned(), "two words".to_owned()),
                 ("C".to_owned(), "x=y".to_owned()),
             ]
+        );
+    }
+
+    #[test]
+    fn env_values_with_unquoted_spaces_are_kept_as_the_supabase_cli_does() {
+        assert_eq!(
+            parse_env("SHARED=from the directory\n"),
+            vec![("SHARED".to_owned(), "from the directory".to_owned())]
         );
     }
 
