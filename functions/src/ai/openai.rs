@@ -27,6 +27,7 @@ use super::provider::{
 
 /// Most bytes of an error body or a non-streamed answer that are read.
 const MAX_ERROR_BODY: usize = 64 * 1024;
+/// Most bytes of a non-streamed answer, or of one server-sent event still being read.
 const MAX_JSON_ANSWER: usize = 16 * 1024 * 1024;
 /// Longest wait between two attempts, whatever `Retry-After` asks.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
@@ -638,6 +639,11 @@ impl Sse {
             self.line_done(&line, status, out)?;
         }
         self.line.extend_from_slice(rest);
+        // Bounded like a non-streamed answer: a line or event that never ends cannot grow
+        // without limit until the total timeout.
+        if self.line.len() + self.data.len() > MAX_JSON_ANSWER {
+            return Err(ProviderError::BadResponse("an event is too large".into()));
+        }
         Ok(())
     }
 
@@ -762,6 +768,23 @@ mod tests {
         }
         let result = sse.finish(200, &mut out);
         (out.into(), result)
+    }
+
+    #[test]
+    fn an_event_that_never_ends_is_refused_once_too_large() {
+        let mut sse = Sse::new("asked".into());
+        let mut out = VecDeque::new();
+        let chunk = vec![b'x'; 1024 * 1024];
+        let mut refused = false;
+        for _ in 0..=MAX_JSON_ANSWER / chunk.len() {
+            if let Err(error) = sse.feed(&chunk, 200, &mut out) {
+                assert!(matches!(error, ProviderError::BadResponse(_)));
+                refused = true;
+                break;
+            }
+        }
+        assert!(refused);
+        assert!(sse.line.len() <= MAX_JSON_ANSWER + chunk.len());
     }
 
     #[test]

@@ -173,11 +173,13 @@ impl DenoRuntime {
         body: web::Payload,
         sub_path: &str,
     ) -> HttpResponse {
-        let deadline = Instant::now() + self.settings.timeout;
         let worker = match self.worker(name, source).await {
             Ok(worker) => worker,
             Err(error) => return error_response(error),
         };
+        // Counted from a ready worker: a cold boot has its own limit, and counting it here
+        // too would let a slow boot time out the request and stop the worker it just warmed.
+        let deadline = Instant::now() + self.settings.timeout;
         let mut url = format!("http://127.0.0.1:{}/{name}{sub_path}", worker.port);
         if !request.query_string().is_empty() {
             url.push('?');

@@ -128,12 +128,13 @@ async fn invoke(
         .get("name")
         .unwrap_or_default()
         .to_owned();
-    // Taken from the raw path so percent-escapes reach the function as the client sent them.
+    // Taken from the raw path so percent-escapes reach the function as the client sent them
+    // (after the raw name segment, which may itself be escaped).
     let sub_path = request
         .uri()
         .path()
         .strip_prefix("/functions/v1/")
-        .and_then(|rest| rest.strip_prefix(name.as_str()))
+        .and_then(|rest| rest.find('/').map(|slash| &rest[slash..]))
         .unwrap_or_default()
         .to_owned();
     if !functions::ALLOWED_METHODS.contains(&request.method().as_str()) {

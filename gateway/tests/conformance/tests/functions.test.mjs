@@ -106,6 +106,10 @@ describe('invoking Edge Functions', () => {
     }
     const escaped = await functions.invoke('echo/a%2Fb%20c', { method: 'GET' })
     assert.equal(escaped.response.headers.get('x-echo-path'), '/echo/a%2Fb%20c')
+    // An escaped name still keeps its sub-path.
+    const escapedName = await functions.invoke('ech%6F/items/7', { method: 'GET' })
+    assert.equal(escapedName.error, null)
+    assert.equal(escapedName.response.headers.get('x-echo-path'), '/echo/items/7')
     const regional = await functions.invoke('echo', { body: 'x', region: 'eu-west-1' })
     assert.equal(regional.error, null)
     assert.equal(regional.response.headers.get('x-echo-region'), 'eu-west-1')
