@@ -11,11 +11,12 @@ use regex::Regex;
 /// What an unrequested code becomes.
 pub const NOT_REQUESTED: &str = "el OA de la clase";
 
-/// Official codes ("MA07 OA 03", "MA1M OA 01", "FG-MATE-3M-OAC-01") and bare ones ("OA 3").
+/// Official codes ("MA07 OA 03", "MA1M OA 01", "FG-MATE-3M-OAC-01") and bare ones ("OA 3"),
+/// in any case and with a hyphen for the space ("oa-5"), as models write them.
 /// (`None` never happens: the pattern is a constant the tests compile.)
 static CODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:[A-Z]{2,4}(?:-[A-Z0-9]+)*-OA[A-Z]?-[0-9]{1,2}|[A-Z]{2,4}[0-9][0-9A-Z]\s*OA[A-Z]?\s*[0-9]{1,2}|OA[A-Z]?\s*[0-9]{1,2})\b",
+        r"(?i)\b(?:[A-Z]{2,4}(?:-[A-Z0-9]+)*-OA[A-Z]?-[0-9]{1,2}|[A-Z]{2,4}[0-9][0-9A-Z][\s-]*OA[A-Z]?[\s-]*[0-9]{1,2}|OA[A-Z]?[\s-]*[0-9]{1,2})\b",
     )
     .ok()
 });
@@ -73,6 +74,18 @@ mod tests {
 
     fn allowed() -> Vec<String> {
         vec!["MA07 OA 03".to_owned(), "FG-MATE-3M-OAC-01".to_owned()]
+    }
+
+    #[test]
+    fn codes_in_lower_case_or_with_hyphens_are_kept_to_the_requested_ones() {
+        assert_eq!(
+            keep_requested("Trabajamos el oa 3 y el OA-5.", &allowed()),
+            format!("Trabajamos el MA07 OA 03 y el {NOT_REQUESTED}.")
+        );
+        assert_eq!(
+            keep_requested("Ver ma07-oa-04.", &allowed()),
+            format!("Ver {NOT_REQUESTED}.")
+        );
     }
 
     #[test]
