@@ -85,7 +85,7 @@ fn presented_key(request: &ServiceRequest) -> Option<Cow<'_, str>> {
 }
 
 /// Middleware: refuses oversized request heads ([`request_limits`]) and requests without a
-/// valid key where one is required, stores [`Credentials`] for the services, and answers
+/// valid key where one is required, stores [`crate::identity::Credentials`] for the services, and answers
 /// `408` for a body that arrives too slowly ([`slow_clients`]).
 pub async fn gate(
     mut request: ServiceRequest,

@@ -1,5 +1,5 @@
-//! Who a request acts as, for the services that run it as a database role (rest/v1 now;
-//! storage and realtime follow the same rules): the bearer token (after the edge's mapping
+//! Who a request acts as, for the services that run it as a database role (rest/v1 and
+//! functions/v1, through [`super::identify`]): the bearer token (after the edge's mapping
 //! of API keys, [`super::request`]) verified ([`super::token`]), its claims checked the way
 //! PostgREST does, and turned into a role and the claims RLS policies read through
 //! `request.jwt.claims`. Without a token the request is anonymous.
