@@ -1,10 +1,13 @@
 //! Estrellas Cielo for a generation: what the user's balance allows before the model runs
 //! (an expired or suspended demo is refused, and so is a demo with no star left), and the
 //! one charge afterwards through `public.record_ai_usage`, which takes the stars atomically,
-//! capped at what remains, idempotently per request id. It runs on the owner's connections:
-//! the function is executable by trusted servers only, never by an API role.
+//! capped at what remains, idempotently per request id. The answer is stored with its charge,
+//! so a replayed request id gets the answer it paid for without running the model again.
+//! It runs on the owner's connections: the function is executable by trusted servers only,
+//! never by an API role.
 
 use deadpool_postgres::Pool;
+use serde_json::Value;
 use uuid::Uuid;
 
 use super::error::GenerationError;
@@ -62,9 +65,38 @@ pub struct Charge<'a> {
     pub model: &'a str,
 }
 
-/// Records the generation and takes its stars, in one transaction; the stars taken (the
-/// first recording's, when the request id was recorded before).
-pub async fn record(pool: &Pool, charge: &Charge<'_>) -> Result<i64, GenerationError> {
+/// The answer already given for `request_id`, when it was charged before: the same user
+/// gets it again; another user's id is a conflict.
+pub async fn replayed(
+    pool: &Pool,
+    user_id: Uuid,
+    request_id: &str,
+) -> Result<Option<Value>, GenerationError> {
+    let client = pool.get().await?;
+    let row = client
+        .query_opt(
+            "SELECT l.user_id, a.answer
+               FROM public.ai_usage_ledger l
+               JOIN private.ai_answers a USING (request_id)
+              WHERE l.request_id = $1",
+            &[&request_id],
+        )
+        .await?;
+    match row {
+        None => Ok(None),
+        Some(row) if row.get::<_, Uuid>(0) != user_id => Err(GenerationError::RequestIdConflict),
+        Some(row) => Ok(Some(row.get(1))),
+    }
+}
+
+/// Records the generation, takes its stars and stores the answer `answer` builds from the
+/// stars taken, in one transaction; the answer stored (the first one, when the request id
+/// was recorded before).
+pub async fn record(
+    pool: &Pool,
+    charge: &Charge<'_>,
+    answer: impl FnOnce(i64) -> Value,
+) -> Result<Value, GenerationError> {
     let mut client = pool.get().await?;
     let transaction = client.transaction().await?;
     let prompt = i32::try_from(charge.prompt_tokens).unwrap_or(i32::MAX);
@@ -85,8 +117,22 @@ pub async fn record(pool: &Pool, charge: &Charge<'_>) -> Result<i64, GenerationE
         )
         .await
         .map_err(refusal)?;
+    let answer = answer(row.get(0));
+    let stored = transaction
+        .query_one(
+            "WITH inserted AS (
+               INSERT INTO private.ai_answers (request_id, answer) VALUES ($1, $2)
+               ON CONFLICT (request_id) DO NOTHING
+               RETURNING answer)
+             SELECT answer FROM inserted
+             UNION ALL
+             SELECT answer FROM private.ai_answers WHERE request_id = $1
+             LIMIT 1",
+            &[&charge.request_id, &answer],
+        )
+        .await?;
     transaction.commit().await?;
-    Ok(row.get(0))
+    Ok(stored.get(0))
 }
 
 /// The refusals of `record_ai_usage` (its SQLSTATEs) as the contract's errors.

@@ -70,7 +70,9 @@ impl NativeFunction for GeneratePlan {
         Box::pin(async move {
             let streaming = accepts_event_stream(&invocation);
             let job = match prepare(&pool, provider.is_some(), invocation).await {
-                Ok(job) => job,
+                Ok(Prepared::Generate(job)) => job,
+                Ok(Prepared::Replay(body)) if streaming => return replay_events(&body),
+                Ok(Prepared::Replay(body)) => return HttpResponse::Ok().json(body),
                 Err(error) => return error.response(),
             };
             if streaming {
@@ -85,12 +87,22 @@ impl NativeFunction for GeneratePlan {
     }
 }
 
-/// Everything checked before generating: method, user, body, curriculum, stars.
+/// What to do with an accepted request.
+#[derive(Debug)]
+enum Prepared {
+    /// Generate.
+    Generate(Job),
+    /// The request id was charged before: answer what was answered then.
+    Replay(Value),
+}
+
+/// Everything checked before generating: method, user, body, a replayed request id,
+/// curriculum, stars.
 async fn prepare(
     pool: &Pool,
     with_model: bool,
     invocation: Invocation,
-) -> Result<Job, GenerationError> {
+) -> Result<Prepared, GenerationError> {
     if invocation.request.method() != Method::POST {
         return Err(GenerationError::MethodNotAllowed);
     }
@@ -98,18 +110,21 @@ async fn prepare(
     let request_id = request_id(&invocation)?;
     let body = read_body(invocation.body, request::MAX_BODY_BYTES).await?;
     let request = request::parse(&body)?;
+    if let Some(answer) = charging::replayed(pool, user_id, &request_id).await? {
+        return Ok(Prepared::Replay(answer));
+    }
     let curriculum = curriculum::lookup(pool, &request).await?;
     let standing = charging::standing(pool, user_id).await?;
     if with_model {
         charging::check_can_pay(standing)?;
     }
-    Ok(Job {
+    Ok(Prepared::Generate(Job {
         request,
         curriculum,
         user_id,
         request_id,
         standing,
-    })
+    }))
 }
 
 /// The user of a signed-in session (an `authenticated` token with a user id). The anon
@@ -198,6 +213,23 @@ fn stream_events(pool: Pool, provider: Option<Arc<dyn ChatProvider>>, job: Job) 
         .content_type("text/event-stream")
         .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-cache")))
         .streaming(body)
+}
+
+/// A replayed answer as the events a generation streams: its skeleton, then `done`.
+fn replay_events(body: &Value) -> HttpResponse {
+    let skeleton = serde_json::json!({
+        "zones": body["zones"],
+        "objective_codes": body["objective_codes"],
+        "draft": true,
+    });
+    let frames = [
+        sse(&Event::Skeleton(skeleton)),
+        sse(&Event::Done(body.clone())),
+    ];
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-cache")))
+        .body(frames.concat())
 }
 
 fn sse(event: &Event) -> Bytes {

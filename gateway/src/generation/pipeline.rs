@@ -69,31 +69,30 @@ pub async fn run(
                 .iter()
                 .flatten()
                 .any(|text| !text.trim().is_empty());
-            // A generation that produced no text is not recorded: nothing to pay for.
-            let stars_charged = if !produced {
-                0
-            } else {
-                charging::record(
-                    pool,
-                    &Charge {
-                        user_id: job.user_id,
-                        request_id: &job.request_id,
-                        feature: charging::FEATURE_PLAN,
-                        prompt_tokens: written.usage.prompt_tokens,
-                        completion_tokens: written.usage.completion_tokens,
-                        model: &written.model,
-                    },
+            let reply = |stars_charged| {
+                answer(
+                    &skeleton,
+                    &written.prose,
+                    written.usage,
+                    stars_charged,
+                    Some(&written.model),
+                    &job.request_id,
                 )
-                .await?
             };
-            answer(
-                &skeleton,
-                &written.prose,
-                written.usage,
-                stars_charged,
-                Some(&written.model),
-                &job.request_id,
-            )
+            // A generation that produced no text is not recorded: nothing to pay for.
+            if !produced {
+                reply(0)
+            } else {
+                let charge = Charge {
+                    user_id: job.user_id,
+                    request_id: &job.request_id,
+                    feature: charging::FEATURE_PLAN,
+                    prompt_tokens: written.usage.prompt_tokens,
+                    completion_tokens: written.usage.completion_tokens,
+                    model: &written.model,
+                };
+                charging::record(pool, &charge, reply).await?
+            }
         }
     };
     emit(Event::Done(body.clone()));

@@ -237,6 +237,9 @@ async fn the_model_writes_every_zone_and_the_reported_tokens_are_charged_once() 
     let again: Value = again.json().await.unwrap();
     assert_eq!(again["usage"]["stars_charged"], PLAN_STARS);
     assert_eq!(used_stars(&app, &teacher).await, (4, 1));
+    // The answer paid for, not a second run of the model.
+    assert_eq!(again, body);
+    assert_eq!(seen.requests("ok"), 8, "a replay does not run the model");
 
     // Another request id is another generation.
     // Without one, the charge is named by the gateway's id of the request.
@@ -291,6 +294,49 @@ async fn concurrent_requests_cannot_spend_more_than_the_balance() {
     let response = invoke(&app, &teacher).send().await.unwrap();
     assert_eq!(response.status(), 402);
     assert_eq!(seen.requests("ok"), before);
+}
+
+#[actix_web::test]
+async fn a_request_id_is_one_users_and_replays_stream_the_stored_answer() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    let teacher = user(&app, Some(100)).await;
+    let first = invoke(&app, &teacher)
+        .header("idempotency-key", "shared-id")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(first.status(), 200);
+    let first: Value = first.json().await.unwrap();
+
+    // Another user cannot read or reuse it.
+    let other = user(&app, Some(100)).await;
+    let response = invoke(&app, &other)
+        .header("idempotency-key", "shared-id")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 409);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "request_id_conflict");
+    assert_eq!(used_stars(&app, &other).await, (0, 0));
+
+    // Its owner, streaming, gets the skeleton and the stored answer.
+    let response = invoke(&app, &teacher)
+        .header("idempotency-key", "shared-id")
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    let frames: Vec<&str> = text.trim().split("\n\n").collect();
+    assert_eq!(frames.len(), 2, "{text}");
+    assert!(frames[0].starts_with("event: skeleton\n"));
+    let done = frames[1].strip_prefix("event: done\ndata: ").unwrap();
+    assert_eq!(serde_json::from_str::<Value>(done).unwrap(), first);
+    assert_eq!(seen.requests("ok"), 8, "one generation in all");
+    assert_eq!(used_stars(&app, &teacher).await, (4, 1));
 }
 
 #[actix_web::test]
