@@ -12,9 +12,11 @@ export CARGO_TARGET_DIR
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
 
-## run: install what is missing, build, start the stack and print its status.
+## run: install what is missing, build, fetch the default model once (1.1 GB, sha256-checked),
+## start the stack and print its status.
 run: deps web
 	cargo build --release --bin cielo
+	$(CARGO_TARGET_DIR)/release/cielo model fetch
 	$(CARGO_TARGET_DIR)/release/cielo serve
 
 ## status: URLs and keys of the local stack (like `supabase status`).

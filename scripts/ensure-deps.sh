@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs (or explains how to install) what the stack needs on this machine.
 #
-#   scripts/ensure-deps.sh run    what `make run` needs: Rust, Node.js, PostgreSQL binaries
+#   scripts/ensure-deps.sh run    what `make run` needs: Rust, Node.js, PostgreSQL binaries,
+#                                 cmake and clang (the embedded model's llama.cpp build)
 #   scripts/ensure-deps.sh test   plus Chromium (browser tests), docker-compose (compose check),
 #                                 pgTAP and pg_prove (SQL tests) for the server's major version,
 #                                 Python 3, shellcheck and ruff (`make lint`, `make test-bench`)
@@ -34,6 +35,12 @@ if have node; then
 else
   problems+=("Node.js is missing: install Node.js 20.19 or newer (with npm).")
 fi
+
+# llama-cpp-2 builds its bundled llama.cpp with cmake; bindgen needs libclang.
+have cmake || missing_packages+=(cmake)
+have clang || missing_packages+=(clang)
+compgen -G "/usr/lib/llvm-*/lib/libclang*.so*" >/dev/null || compgen -G "/usr/lib/*/libclang*.so*" >/dev/null \
+  || [ -n "${LIBCLANG_PATH:-}" ] || missing_packages+=(libclang-dev)
 
 # The embedded database is only needed without DATABASE_URL, but the tests always use it.
 if [ -z "${DATABASE_URL:-}" ] || [ "$mode" = test ]; then

@@ -355,7 +355,7 @@ fn deltas(events: &[ChatEvent]) -> Vec<&str> {
         .iter()
         .filter_map(|event| match event {
             ChatEvent::Delta(text) => Some(text.as_str()),
-            ChatEvent::Finished { .. } => None,
+            ChatEvent::Finished { .. } | ChatEvent::Queued { .. } => None,
         })
         .collect()
 }

@@ -22,6 +22,8 @@ use crate::edge::request_limits::{HARD_MAX_HEADER_SIZE, HARD_MAX_URI_LENGTH, Hea
 use crate::edge::slow_clients::ClientTimeouts;
 
 mod ai;
+
+pub use ai::default_model_path;
 mod auth;
 pub mod variables;
 
@@ -46,6 +48,10 @@ pub struct Settings {
     /// Which model writes generated text, and how to reach it (`AI_*`); handed to the
     /// functions crate.
     pub ai: functions::ai::AiSettings,
+    /// The package index `cielo model fetch` downloads models from (`AI_MODEL_INDEX_URL`).
+    pub model_index_url: String,
+    /// Longest text a model writes for one zone of a plan, in tokens (`AI_ZONE_MAX_TOKENS`).
+    pub ai_zone_max_tokens: u32,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
     pub data_dir: PathBuf,
     /// Load the demo (a teacher with a filled week, an admin, a content creator; see
@@ -468,7 +474,14 @@ impl Settings {
             ),
         };
         let auth = auth::parse_auth(&vars, &external_url)?;
-        let ai = ai::parse_ai(&vars)?;
+        let data_dir = vars
+            .get(&var::DATA_DIR)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(".data"));
+        let ai = ai::parse_ai(&vars, &data_dir)?;
+        let model_index_url = ai::parse_model_index_url(&vars)?;
+        let ai_zone_max_tokens =
+            u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 400, 8192)?).unwrap_or(400);
 
         Ok(Settings {
             rest: RestSettings {
@@ -578,10 +591,9 @@ impl Settings {
                     .get(&var::RUST_LOG)
                     .unwrap_or_else(|| "info".to_owned()),
             },
-            data_dir: vars
-                .get(&var::DATA_DIR)
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(".data")),
+            model_index_url,
+            ai_zone_max_tokens,
+            data_dir,
             seed_demo: vars.flag_or(&var::SEED_DEMO, true)?,
         })
     }

@@ -11,6 +11,7 @@ pub mod generation;
 pub mod health;
 pub mod identity;
 pub mod mail;
+pub mod model_command;
 pub mod rest_v1;
 pub mod startup;
 pub mod state;

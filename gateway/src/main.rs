@@ -1,5 +1,6 @@
 //! `cielo`: runs the stack, prints its status, applies migrations, manages signing keys,
-//! generates a client's types from the database schema, or prints the settings reference.
+//! generates a client's types from the database schema, fetches the local model, or prints
+//! the settings reference.
 
 use std::process::ExitCode;
 
@@ -53,6 +54,11 @@ enum Command {
         #[command(subcommand)]
         what: gateway::typegen::GenCommand,
     },
+    /// The local model's files: `cielo model fetch` downloads the default model once.
+    Model {
+        #[command(subcommand)]
+        action: gateway::model_command::ModelCommand,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -101,6 +107,19 @@ fn main() -> ExitCode {
         Command::Config { .. } => config_docs(),
         Command::SigningKeys { action } => signing_keys(&settings, action),
         Command::Gen { what } => generate(&settings, what),
+        Command::Model { action } => model(&settings, action),
+    }
+}
+
+#[allow(clippy::print_stdout)]
+fn model(settings: &Settings, action: gateway::model_command::ModelCommand) -> ExitCode {
+    let run = gateway::model_command::run(settings, action);
+    match actix_web::rt::System::new().block_on(run) {
+        Ok(output) => {
+            print!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => fail(&error),
     }
 }
 

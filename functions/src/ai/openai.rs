@@ -260,6 +260,7 @@ impl Generation {
                 match event {
                     ChatEvent::Delta(_) => self.streamed = true,
                     ChatEvent::Finished { .. } => self.done = true,
+                    ChatEvent::Queued { .. } => {}
                 }
                 return Some(Ok(event));
             }

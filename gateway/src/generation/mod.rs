@@ -49,6 +49,7 @@ pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
         GeneratePlan {
             pool: db.owner.clone(),
             provider,
+            zone_max_tokens: settings.ai_zone_max_tokens,
         },
     );
     natives
@@ -61,16 +62,19 @@ pub struct GeneratePlan {
     pub pool: Pool,
     /// `None`: skeletons only, nothing charged.
     pub provider: Option<Arc<dyn ChatProvider>>,
+    /// Longest prose asked for one zone, in tokens.
+    pub zone_max_tokens: u32,
 }
 
 impl NativeFunction for GeneratePlan {
     fn call(&self, invocation: Invocation) -> LocalBoxFuture<'static, HttpResponse> {
         let pool = self.pool.clone();
         let provider = self.provider.clone();
+        let zone_max_tokens = self.zone_max_tokens;
         Box::pin(async move {
             let streaming = accepts_event_stream(&invocation);
-            let job = match prepare(&pool, provider.is_some(), invocation).await {
-                Ok(Prepared::Generate(job)) => job,
+            let job = match prepare(&pool, provider.is_some(), zone_max_tokens, invocation).await {
+                Ok(Prepared::Generate(job)) => *job,
                 Ok(Prepared::Replay(body)) if streaming => return replay_events(&body),
                 Ok(Prepared::Replay(body)) => return HttpResponse::Ok().json(body),
                 Err(error) => return error.response(),
@@ -91,7 +95,7 @@ impl NativeFunction for GeneratePlan {
 #[derive(Debug)]
 enum Prepared {
     /// Generate.
-    Generate(Job),
+    Generate(Box<Job>),
     /// The request id was charged before: answer what was answered then.
     Replay(Value),
 }
@@ -101,6 +105,7 @@ enum Prepared {
 async fn prepare(
     pool: &Pool,
     with_model: bool,
+    zone_max_tokens: u32,
     invocation: Invocation,
 ) -> Result<Prepared, GenerationError> {
     if invocation.request.method() != Method::POST {
@@ -118,13 +123,14 @@ async fn prepare(
     if with_model {
         charging::check_can_pay(standing)?;
     }
-    Ok(Prepared::Generate(Job {
+    Ok(Prepared::Generate(Box::new(Job {
         request,
         curriculum,
         user_id,
         request_id,
         standing,
-    }))
+        zone_max_tokens,
+    })))
 }
 
 /// The user of a signed-in session (an `authenticated` token with a user id). The anon
@@ -239,6 +245,7 @@ fn sse(event: &Event) -> Bytes {
             "zone_delta",
             &serde_json::json!({ "zone": zone, "text": text }),
         ),
+        Event::Queued { ahead } => sse_frame("queued", &serde_json::json!({ "ahead": ahead })),
         Event::Done(body) => sse_frame("done", body),
     }
 }

@@ -22,9 +22,6 @@ use super::prompt::zone_messages;
 use super::request::PlanRequest;
 use super::skeleton::Skeleton;
 
-/// Longest prose asked for one zone, in tokens.
-const ZONE_MAX_TOKENS: u32 = 400;
-
 /// What a generation streams as it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -32,6 +29,8 @@ pub enum Event {
     Skeleton(Value),
     /// Text written into zone `zone` (its index), in order.
     ZoneDelta { zone: usize, text: String },
+    /// The generation waits for the model: this many generations are ahead of it.
+    Queued { ahead: usize },
     /// The final answer, the same body a non-streaming request gets.
     Done(Value),
 }
@@ -44,6 +43,8 @@ pub struct Job {
     pub user_id: Uuid,
     pub request_id: String,
     pub standing: Standing,
+    /// Longest prose asked for one zone, in tokens.
+    pub zone_max_tokens: u32,
 }
 
 /// Runs `job`, passing every [`Event`] to `emit`; the final body.
@@ -150,8 +151,15 @@ async fn write_zones(
             break;
         }
         let messages = zone_messages(zone.kind, &job.request, &job.curriculum, skeleton);
-        let (text, usage, model) =
-            write_zone(provider, messages, index, &skeleton.objective_codes, emit).await?;
+        let (text, usage, model) = write_zone(
+            provider,
+            messages,
+            job.zone_max_tokens,
+            index,
+            &skeleton.objective_codes,
+            emit,
+        )
+        .await?;
         written.usage.prompt_tokens = written
             .usage
             .prompt_tokens
@@ -172,6 +180,7 @@ async fn write_zones(
 async fn write_zone(
     provider: &dyn ChatProvider,
     messages: Vec<Message>,
+    max_tokens: u32,
     zone: usize,
     allowed: &[String],
     emit: &mut dyn FnMut(Event),
@@ -180,7 +189,7 @@ async fn write_zone(
     let mut stream = provider.stream_chat(ChatRequest {
         messages,
         options: ChatOptions {
-            max_tokens: Some(ZONE_MAX_TOKENS),
+            max_tokens: Some(max_tokens),
             temperature: Some(0.7),
             ..ChatOptions::default()
         },
@@ -188,26 +197,27 @@ async fn write_zone(
     let mut raw_chars = 0usize;
     let mut pending = String::new();
     let mut text = String::new();
-    let mut flush = |line: &str, text: &mut String| {
+    let flush = |line: &str, text: &mut String, emit: &mut dyn FnMut(Event)| {
         let line = keep_requested(line, allowed);
         text.push_str(&line);
         emit(Event::ZoneDelta { zone, text: line });
     };
     while let Some(event) = stream.next().await {
         match event.map_err(GenerationError::Provider)? {
+            ChatEvent::Queued { ahead } => emit(Event::Queued { ahead }),
             ChatEvent::Delta(delta) => {
                 raw_chars += delta.chars().count();
                 pending.push_str(&delta);
                 // Whole lines only: a code is never split across two checks.
                 while let Some(end) = pending.find('\n') {
                     let line: String = pending.drain(..=end).collect();
-                    flush(&line, &mut text);
+                    flush(&line, &mut text, emit);
                 }
             }
             ChatEvent::Finished { usage, model, .. } => {
                 if !pending.is_empty() {
                     let rest = std::mem::take(&mut pending);
-                    flush(&rest, &mut text);
+                    flush(&rest, &mut text, emit);
                 }
                 // Without a reported usage, tokens are estimated at one per four
                 // characters, rounded up: about what tokenizers give for Spanish prose,

@@ -408,3 +408,20 @@ async fn start_app(
             .expect("http client"),
     }
 }
+
+/// The tests' model (SmolLM2-135M-Instruct), fetched once into the target directory, as
+/// `cielo model fetch --model smollm2-135m` would (`AI_MODEL_INDEX_URL` may name a mirror).
+pub async fn test_model_path() -> PathBuf {
+    use functions::ai::local::{fetch, models};
+    static PATH: tokio::sync::OnceCell<PathBuf> = tokio::sync::OnceCell::const_new();
+    PATH.get_or_init(|| async {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("models");
+        let index = std::env::var("AI_MODEL_INDEX_URL")
+            .unwrap_or_else(|_| fetch::DEFAULT_INDEX_URL.to_owned());
+        fetch::fetch(&models::TEST_MODEL, &dir, &index, &mut |_| {})
+            .await
+            .unwrap_or_else(|error| panic!("the test model could not be fetched: {error}"))
+    })
+    .await
+    .clone()
+}

@@ -16,6 +16,7 @@ mod database_restart;
 mod demo_seed;
 mod functions;
 mod generation;
+mod generation_local;
 mod health;
 mod helpers;
 mod request_limits;

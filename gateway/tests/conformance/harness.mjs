@@ -27,6 +27,20 @@ export function cieloBinary() {
   return bin
 }
 
+/**
+ * The tests' model (SmolLM2-135M-Instruct), fetched once by `cielo model fetch` into the
+ * target directory (where the Rust tests keep it too); its path.
+ */
+export async function testModelPath() {
+  const dir = resolve(repoRoot, process.env.CARGO_TARGET_DIR ?? 'target', 'tmp/models')
+  const { stdout } = await promisify(execFile)(
+    cieloBinary(),
+    ['model', 'fetch', '--model', 'smollm2-135m', '--dir', dir],
+    { env: { PATH: process.env.PATH, RUST_LOG: 'warn', AI_MODEL_INDEX_URL: process.env.AI_MODEL_INDEX_URL ?? '' } },
+  )
+  return stdout.trim()
+}
+
 /** A TCP port nothing listens on right now. */
 export function freePort() {
   return new Promise((resolvePort, reject) => {
