@@ -12,9 +12,6 @@ use uuid::Uuid;
 
 use super::error::GenerationError;
 
-/// The ledger feature of a one-class plan.
-pub const FEATURE_PLAN: &str = "plan_simple";
-
 /// Where a user stands before generating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Standing {

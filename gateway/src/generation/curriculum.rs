@@ -7,7 +7,6 @@
 use deadpool_postgres::Pool;
 
 use super::error::GenerationError;
-use super::request::PlanRequest;
 
 /// One learning objective as published.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,8 +33,16 @@ pub struct Curriculum {
     pub objectives: Vec<Objective>,
 }
 
-/// Looks the request's level, subject and OAs up; `unknown_objective` names what is missing.
-pub async fn lookup(pool: &Pool, request: &PlanRequest) -> Result<Curriculum, GenerationError> {
+/// What a request grounds its text in: a level, a subject and OA codes of both.
+#[derive(Debug, Clone, Copy)]
+pub struct Grounding<'a> {
+    pub level_code: &'a str,
+    pub subject_code: &'a str,
+    pub objective_codes: &'a [String],
+}
+
+/// Looks the level, subject and OAs up; `unknown_objective` names what is missing.
+pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, GenerationError> {
     let client = pool.get().await?;
     let names = client
         .query_opt(

@@ -68,14 +68,40 @@ fn clean_line(line: &str) -> String {
 }
 
 /// Every text of a document, concatenated (what `rich_text_length` counts).
-#[cfg(test)]
 pub fn plain_text(document: &Value) -> String {
     let mut out = String::new();
     collect(document, &mut out);
     out
 }
 
-#[cfg(test)]
+/// A document's text with one line per paragraph or heading, as a prompt quotes it.
+pub fn text_lines(document: &Value) -> String {
+    let mut lines = Vec::new();
+    collect_lines(document, &mut lines);
+    lines.join("\n")
+}
+
+fn collect_lines(node: &Value, lines: &mut Vec<String>) {
+    match node.get("type").and_then(Value::as_str) {
+        Some("paragraph" | "heading") => {
+            let line = plain_text(node);
+            if !line.trim().is_empty() {
+                lines.push(line);
+            }
+        }
+        _ => {
+            for child in node
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                collect_lines(child, lines);
+            }
+        }
+    }
+}
+
 fn collect(node: &Value, out: &mut String) {
     if let Some(text) = node.get("text").and_then(Value::as_str) {
         out.push_str(text);
@@ -120,5 +146,6 @@ mod tests {
             bullet_list(&["a", "b"]),
         ]);
         assert_eq!(plain_text(&document), "MA07 OA 03 Descomponerab");
+        assert_eq!(text_lines(&document), "MA07 OA 03 Descomponer\na\nb");
     }
 }

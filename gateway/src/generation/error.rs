@@ -31,6 +31,9 @@ pub enum GenerationError {
     /// The request id was already used by another user.
     #[error("this request id was already used by another user")]
     RequestIdConflict,
+    /// The function needs a model and none is configured.
+    #[error("no AI model is configured on this server")]
+    ModelUnavailable,
     /// The model failed; nothing is charged.
     #[error("{0}")]
     Provider(ProviderError),
@@ -50,6 +53,7 @@ impl GenerationError {
             GenerationError::DemoExpired => StatusCode::FORBIDDEN,
             GenerationError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             GenerationError::RequestIdConflict => StatusCode::CONFLICT,
+            GenerationError::ModelUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             GenerationError::Provider(ProviderError::Timeout(_)) => StatusCode::GATEWAY_TIMEOUT,
             GenerationError::Provider(_) => StatusCode::BAD_GATEWAY,
             GenerationError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -65,6 +69,7 @@ impl GenerationError {
             GenerationError::DemoExpired => "demo_expired",
             GenerationError::MethodNotAllowed => "method_not_allowed",
             GenerationError::RequestIdConflict => "request_id_conflict",
+            GenerationError::ModelUnavailable => "model_unavailable",
             GenerationError::Provider(ProviderError::Timeout(_)) => "provider_timeout",
             GenerationError::Provider(_) => "provider_error",
             GenerationError::Database(_) => "internal_error",

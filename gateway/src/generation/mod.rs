@@ -1,20 +1,27 @@
 //! The product's AI generation functions, served as native functions at
-//! `/functions/v1/<name>`: today `generate-plan`, one class planned from the curriculum.
-//! A request is read and checked ([`request`]), its OAs looked up ([`curriculum`]), the
-//! user's stars checked ([`charging`]), then the plan is generated ([`pipeline`]): a
-//! skeleton composed by code ([`skeleton`], [`document`]) whose placeholders a model, when
-//! one is configured, fills zone by zone ([`prompt`], [`codes`]). The answer is one JSON body,
-//! or server-sent events when the client accepts `text/event-stream`. Errors are
-//! `{code, message}` ([`error`]). Payloads are documented in `docs/ai.md`.
+//! `/functions/v1/<name>`: `generate-plan` (one class), `generate-sequence` (a unit of
+//! classes), `improve-zone` (one zone again, improved) and `editor-assist` (a selection
+//! rewritten, expanded, simplified or adapted for PIE). Each request goes through the same
+//! steps: the caller and request id are checked, a replayed request id gets its stored
+//! answer, the function reads its body and composes a [`Draft`] from the curriculum
+//! ([`plan`], [`sequence`], [`improve`], [`assist`]), the user's stars are checked
+//! ([`charging`]), then the [`pipeline`] streams the skeleton and has a model, when one is
+//! configured, write each piece. The answer is one JSON body, or server-sent events when
+//! the client accepts `text/event-stream`. Errors are `{code, message}` ([`error`]).
+//! Payloads are documented in `docs/ai.md`.
 
+pub mod assist;
 pub mod charging;
 pub mod codes;
 pub mod curriculum;
 pub mod document;
 pub mod error;
+pub mod improve;
 pub mod pipeline;
+pub mod plan;
 pub mod prompt;
 pub mod request;
+pub mod sequence;
 pub mod skeleton;
 
 use std::sync::Arc;
@@ -31,11 +38,53 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use self::error::GenerationError;
-use self::pipeline::{Event, Job};
+use self::pipeline::{Draft, Event, Job};
 use crate::config::Settings;
 use crate::db::Database;
 use crate::functions_v1::native::{Invocation, NativeFunction, NativeFunctions};
 use crate::telemetry::RequestId;
+
+/// Which generation function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Plan,
+    Sequence,
+    ImproveZone,
+    EditorAssist,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [
+        Kind::Plan,
+        Kind::Sequence,
+        Kind::ImproveZone,
+        Kind::EditorAssist,
+    ];
+
+    /// Its name under `/functions/v1/`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Plan => "generate-plan",
+            Kind::Sequence => "generate-sequence",
+            Kind::ImproveZone => "improve-zone",
+            Kind::EditorAssist => "editor-assist",
+        }
+    }
+
+    /// Whether code alone gives a useful answer (the skeleton) when no model is configured.
+    fn has_skeleton(self) -> bool {
+        self != Kind::EditorAssist
+    }
+
+    async fn prepare(self, pool: &Pool, body: &[u8]) -> Result<Draft, GenerationError> {
+        match self {
+            Kind::Plan => plan::prepare(pool, body).await,
+            Kind::Sequence => sequence::prepare(pool, body).await,
+            Kind::ImproveZone => improve::prepare(pool, body).await,
+            Kind::EditorAssist => assist::prepare(pool, body).await,
+        }
+    }
+}
 
 /// The native functions of the product, registered in production.
 pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
@@ -44,37 +93,49 @@ pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
         None
     });
     let mut natives = NativeFunctions::new();
-    natives.register(
-        "generate-plan",
-        GeneratePlan {
-            pool: db.owner.clone(),
-            provider,
-            zone_max_tokens: settings.ai_zone_max_tokens,
-        },
-    );
+    for kind in Kind::ALL {
+        natives.register(
+            kind.name(),
+            GenerationFunction {
+                kind,
+                pool: db.owner.clone(),
+                provider: provider.clone(),
+                piece_max_tokens: settings.ai_zone_max_tokens,
+            },
+        );
+    }
     natives
 }
 
-/// `generate-plan`: one class plan, grounded in the requested OAs.
+/// One generation function, served natively.
 #[derive(Debug)]
-pub struct GeneratePlan {
+pub struct GenerationFunction {
+    pub kind: Kind,
     /// The owner's connections: curriculum reads and `record_ai_usage`.
     pub pool: Pool,
     /// `None`: skeletons only, nothing charged.
     pub provider: Option<Arc<dyn ChatProvider>>,
-    /// Longest prose asked for one zone, in tokens.
-    pub zone_max_tokens: u32,
+    /// Longest text asked for one piece (a zone, a selection), in tokens.
+    pub piece_max_tokens: u32,
 }
 
-impl NativeFunction for GeneratePlan {
+impl NativeFunction for GenerationFunction {
     fn call(&self, invocation: Invocation) -> LocalBoxFuture<'static, HttpResponse> {
         let pool = self.pool.clone();
         let provider = self.provider.clone();
-        let zone_max_tokens = self.zone_max_tokens;
+        let kind = self.kind;
+        let piece_max_tokens = self.piece_max_tokens;
         Box::pin(async move {
             let streaming = accepts_event_stream(&invocation);
-            let job = match prepare(&pool, provider.is_some(), zone_max_tokens, invocation).await {
-                Ok(Prepared::Generate(job)) => *job,
+            let with_model = provider.is_some();
+            let job = match prepare(kind, &pool, with_model, invocation).await {
+                Ok(Prepared::Generate(draft, caller)) => Job {
+                    draft,
+                    user_id: caller.user_id,
+                    request_id: caller.request_id,
+                    standing: caller.standing,
+                    piece_max_tokens,
+                },
                 Ok(Prepared::Replay(body)) if streaming => return replay_events(&body),
                 Ok(Prepared::Replay(body)) => return HttpResponse::Ok().json(body),
                 Err(error) => return error.response(),
@@ -91,21 +152,29 @@ impl NativeFunction for GeneratePlan {
     }
 }
 
+/// Who asked, under which request id, and what they can spend.
+#[derive(Debug)]
+struct Caller {
+    user_id: Uuid,
+    request_id: String,
+    standing: charging::Standing,
+}
+
 /// What to do with an accepted request.
 #[derive(Debug)]
 enum Prepared {
     /// Generate.
-    Generate(Box<Job>),
+    Generate(Draft, Caller),
     /// The request id was charged before: answer what was answered then.
     Replay(Value),
 }
 
-/// Everything checked before generating: method, user, body, a replayed request id,
-/// curriculum, stars.
+/// Everything checked before generating: method, user, a replayed request id, body and
+/// curriculum, the model, stars.
 async fn prepare(
+    kind: Kind,
     pool: &Pool,
     with_model: bool,
-    zone_max_tokens: u32,
     invocation: Invocation,
 ) -> Result<Prepared, GenerationError> {
     if invocation.request.method() != Method::POST {
@@ -114,23 +183,25 @@ async fn prepare(
     let user_id = signed_in_user(&invocation).ok_or(GenerationError::NotAuthenticated)?;
     let request_id = request_id(&invocation)?;
     let body = read_body(invocation.body, request::MAX_BODY_BYTES).await?;
-    let request = request::parse(&body)?;
     if let Some(answer) = charging::replayed(pool, user_id, &request_id).await? {
         return Ok(Prepared::Replay(answer));
     }
-    let curriculum = curriculum::lookup(pool, &request).await?;
+    let draft = kind.prepare(pool, &body).await?;
+    if !with_model && !kind.has_skeleton() {
+        return Err(GenerationError::ModelUnavailable);
+    }
     let standing = charging::standing(pool, user_id).await?;
     if with_model {
         charging::check_can_pay(standing)?;
     }
-    Ok(Prepared::Generate(Box::new(Job {
-        request,
-        curriculum,
-        user_id,
-        request_id,
-        standing,
-        zone_max_tokens,
-    })))
+    Ok(Prepared::Generate(
+        draft,
+        Caller {
+            user_id,
+            request_id,
+            standing,
+        },
+    ))
 }
 
 /// The user of a signed-in session (an `authenticated` token with a user id). The anon
@@ -223,11 +294,11 @@ fn stream_events(pool: Pool, provider: Option<Arc<dyn ChatProvider>>, job: Job) 
 
 /// A replayed answer as the events a generation streams: its skeleton, then `done`.
 fn replay_events(body: &Value) -> HttpResponse {
-    let skeleton = serde_json::json!({
-        "zones": body["zones"],
-        "objective_codes": body["objective_codes"],
-        "draft": true,
-    });
+    let mut skeleton = body.as_object().cloned().unwrap_or_default();
+    for generated in ["usage", "model", "source", "request_id"] {
+        skeleton.remove(generated);
+    }
+    let skeleton = Value::Object(skeleton);
     let frames = [
         sse(&Event::Skeleton(skeleton)),
         sse(&Event::Done(body.clone())),
@@ -241,10 +312,11 @@ fn replay_events(body: &Value) -> HttpResponse {
 fn sse(event: &Event) -> Bytes {
     match event {
         Event::Skeleton(skeleton) => sse_frame("skeleton", skeleton),
-        Event::ZoneDelta { zone, text } => sse_frame(
-            "zone_delta",
-            &serde_json::json!({ "zone": zone, "text": text }),
-        ),
+        Event::ZoneDelta { at, text } => {
+            let mut data = at.as_object().cloned().unwrap_or_default();
+            data.insert("text".into(), Value::String(text.clone()));
+            sse_frame("zone_delta", &Value::Object(data))
+        }
         Event::Queued { ahead } => sse_frame("queued", &serde_json::json!({ "ahead": ahead })),
         Event::Done(body) => sse_frame("done", body),
     }
@@ -261,7 +333,7 @@ mod tests {
     #[test]
     fn frames_are_one_line_of_json() {
         let frame = sse(&Event::ZoneDelta {
-            zone: 2,
+            at: serde_json::json!({ "zone": 2 }),
             text: "línea\n".into(),
         });
         let frame = std::str::from_utf8(&frame).unwrap();

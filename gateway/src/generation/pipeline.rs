@@ -1,50 +1,78 @@
-//! One generation from its skeleton to its answer. The skeleton goes out first; with a
-//! model, each zone's prose is then asked for in turn and streamed out line by line (each
-//! line with its OA codes kept to the requested ones, so what streams is what the answer
-//! holds); the tokens are added up and charged once, after the last zone. Without a model
-//! the skeleton is the answer and nothing is charged. A generation that fails charges
-//! nothing; one that would cost more than a demo's balance stops writing once the balance
-//! is reached, leaving the remaining zones as placeholders.
+//! One generation from its skeleton to its answer, whatever the function: a [`Draft`] says
+//! what code composed (rendered with placeholders first, streamed at once) and which
+//! pieces of text a model writes. With a model, each piece is asked for in turn and
+//! streamed out line by line (each line with its OA codes kept to the piece's allowed ones,
+//! so what streams is what the answer holds); the tokens are added up and charged once,
+//! after the last piece, and the answer is stored with the charge. Without a model the
+//! skeleton is the answer and nothing is charged. A generation that fails charges nothing;
+//! one that would cost more than a demo's balance stops writing once the balance is
+//! reached, leaving the remaining pieces as placeholders.
 
 use std::sync::Arc;
 
 use deadpool_postgres::Pool;
 use functions::ai::{ChatEvent, ChatOptions, ChatProvider, ChatRequest, Message, Usage, stars};
 use futures_util::StreamExt;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use super::charging::{self, Charge, Standing};
 use super::codes::keep_requested;
-use super::curriculum::Curriculum;
 use super::error::GenerationError;
-use super::prompt::zone_messages;
-use super::request::PlanRequest;
-use super::skeleton::Skeleton;
 
 /// What a generation streams as it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// The skeleton: `{zones, objective_codes, draft}`.
+    /// The answer's shape with placeholders (e.g. `{zones, objective_codes, draft}`).
     Skeleton(Value),
-    /// Text written into zone `zone` (its index), in order.
-    ZoneDelta { zone: usize, text: String },
     /// The generation waits for the model: this many generations are ahead of it.
     Queued { ahead: usize },
+    /// Text written into the piece `at` (e.g. `{"zone": 2}`), in order.
+    ZoneDelta { at: Value, text: String },
     /// The final answer, the same body a non-streaming request gets.
     Done(Value),
+}
+
+/// One text a model writes.
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// Where it goes, as its stream events say: `{"zone": i}`, `{"class": c, "zone": z}`.
+    pub at: Value,
+    pub messages: Vec<Message>,
+    /// The only OA codes it may carry (official spelling).
+    pub allowed: Vec<String>,
+}
+
+/// Builds the answer's own fields from the text written for each piece (by index; `None`
+/// or blank where nothing was written).
+pub type Render = Box<dyn Fn(&[Option<String>]) -> Map<String, Value> + Send>;
+
+/// What a function prepared: its ledger feature, the pieces a model writes and how the
+/// answer is composed around them.
+pub struct Draft {
+    pub feature: &'static str,
+    pub pieces: Vec<Piece>,
+    pub render: Render,
+}
+
+impl std::fmt::Debug for Draft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Draft")
+            .field("feature", &self.feature)
+            .field("pieces", &self.pieces.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One accepted request, ready to generate.
 #[derive(Debug)]
 pub struct Job {
-    pub request: PlanRequest,
-    pub curriculum: Curriculum,
+    pub draft: Draft,
     pub user_id: Uuid,
     pub request_id: String,
     pub standing: Standing,
-    /// Longest prose asked for one zone, in tokens.
-    pub zone_max_tokens: u32,
+    /// Longest text asked for one piece, in tokens.
+    pub piece_max_tokens: u32,
 }
 
 /// Runs `job`, passing every [`Event`] to `emit`; the final body.
@@ -54,26 +82,29 @@ pub async fn run(
     job: Job,
     emit: &mut dyn FnMut(Event),
 ) -> Result<Value, GenerationError> {
-    let skeleton = Skeleton::compose(&job.request, &job.curriculum);
-    emit(Event::Skeleton(json!({
-        "zones": skeleton.render(&[]),
-        "objective_codes": skeleton.objective_codes,
-        "draft": true,
-    })));
+    let mut skeleton = (job.draft.render)(&[]);
+    skeleton.insert("draft".into(), Value::Bool(true));
+    emit(Event::Skeleton(Value::Object(skeleton)));
 
     let body = match provider {
-        None => answer(&skeleton, &[], Usage::default(), 0, None, &job.request_id),
+        None => answer(
+            (job.draft.render)(&[]),
+            Usage::default(),
+            0,
+            None,
+            &job.request_id,
+        ),
         Some(provider) => {
-            let written = write_zones(provider.as_ref(), &job, &skeleton, emit).await?;
+            let written = write_pieces(provider.as_ref(), &job, emit).await?;
             let produced = written
                 .prose
                 .iter()
                 .flatten()
                 .any(|text| !text.trim().is_empty());
+            let fields = (job.draft.render)(&written.prose);
             let reply = |stars_charged| {
                 answer(
-                    &skeleton,
-                    &written.prose,
+                    fields.clone(),
                     written.usage,
                     stars_charged,
                     Some(&written.model),
@@ -87,7 +118,7 @@ pub async fn run(
                 let charge = Charge {
                     user_id: job.user_id,
                     request_id: &job.request_id,
-                    feature: charging::FEATURE_PLAN,
+                    feature: job.draft.feature,
                     prompt_tokens: written.usage.prompt_tokens,
                     completion_tokens: written.usage.completion_tokens,
                     model: &written.model,
@@ -100,66 +131,59 @@ pub async fn run(
     Ok(body)
 }
 
-/// The answer's body.
+/// The answer's body: the function's fields, then what every generation answers.
 fn answer(
-    skeleton: &Skeleton,
-    prose: &[Option<String>],
+    mut fields: Map<String, Value>,
     usage: Usage,
     stars_charged: i64,
     model: Option<&str>,
     request_id: &str,
 ) -> Value {
-    json!({
-        "zones": skeleton.render(prose),
-        "objective_codes": skeleton.objective_codes,
-        "usage": {
+    fields.insert(
+        "usage".into(),
+        json!({
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "stars_charged": stars_charged,
-        },
-        "model": model,
-        "draft": true,
-        "source": if model.is_some() { "model" } else { "skeleton" },
-        "request_id": request_id,
-    })
+        }),
+    );
+    fields.insert("model".into(), json!(model));
+    fields.insert("draft".into(), Value::Bool(true));
+    fields.insert(
+        "source".into(),
+        json!(if model.is_some() { "model" } else { "skeleton" }),
+    );
+    fields.insert("request_id".into(), json!(request_id));
+    Value::Object(fields)
 }
 
-/// The prose a model wrote, zone by zone, and what it cost.
+/// The text a model wrote, piece by piece, and what it cost.
 struct Written {
     prose: Vec<Option<String>>,
     usage: Usage,
     model: String,
 }
 
-async fn write_zones(
+async fn write_pieces(
     provider: &dyn ChatProvider,
     job: &Job,
-    skeleton: &Skeleton,
     emit: &mut dyn FnMut(Event),
 ) -> Result<Written, GenerationError> {
     let budget = match job.standing {
         Standing::Demo { remaining } => Some(u64::try_from(remaining).unwrap_or(0)),
         Standing::NotInDemo => None,
     };
+    let pieces = &job.draft.pieces;
     let mut written = Written {
-        prose: vec![None; skeleton.zones.len()],
+        prose: vec![None; pieces.len()],
         usage: Usage::default(),
         model: provider.model().to_owned(),
     };
-    for (index, zone) in skeleton.zones.iter().enumerate() {
+    for (index, piece) in pieces.iter().enumerate() {
         if budget.is_some_and(|budget| stars::stars_for_usage(written.usage) >= budget) {
             break;
         }
-        let messages = zone_messages(zone.kind, &job.request, &job.curriculum, skeleton);
-        let (text, usage, model) = write_zone(
-            provider,
-            messages,
-            job.zone_max_tokens,
-            index,
-            &skeleton.objective_codes,
-            emit,
-        )
-        .await?;
+        let (text, usage, model) = write_piece(provider, piece, job.piece_max_tokens, emit).await?;
         written.usage.prompt_tokens = written
             .usage
             .prompt_tokens
@@ -176,18 +200,22 @@ async fn write_zones(
     Ok(written)
 }
 
-/// One zone: its text (codes kept to `allowed`), the tokens and the model that answered.
-async fn write_zone(
+/// One piece: its text (codes kept to the allowed ones), the tokens and the model that
+/// answered.
+async fn write_piece(
     provider: &dyn ChatProvider,
-    messages: Vec<Message>,
+    piece: &Piece,
     max_tokens: u32,
-    zone: usize,
-    allowed: &[String],
     emit: &mut dyn FnMut(Event),
 ) -> Result<(String, Usage, String), GenerationError> {
-    let prompt_chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
+    let allowed = piece.allowed.as_slice();
+    let prompt_chars: usize = piece
+        .messages
+        .iter()
+        .map(|m| m.content.chars().count())
+        .sum();
     let mut stream = provider.stream_chat(ChatRequest {
-        messages,
+        messages: piece.messages.clone(),
         options: ChatOptions {
             max_tokens: Some(max_tokens),
             temperature: Some(0.7),
@@ -200,7 +228,10 @@ async fn write_zone(
     let flush = |line: &str, text: &mut String, emit: &mut dyn FnMut(Event)| {
         let line = keep_requested(line, allowed);
         text.push_str(&line);
-        emit(Event::ZoneDelta { zone, text: line });
+        emit(Event::ZoneDelta {
+            at: piece.at.clone(),
+            text: line,
+        });
     };
     while let Some(event) = stream.next().await {
         match event.map_err(GenerationError::Provider)? {

@@ -1,15 +1,16 @@
 //! What a `generate-plan` request asks for, read from its JSON body and checked before
 //! anything else runs: the level and subject codes in the curriculum's own formats, one to
 //! [`MAX_OBJECTIVES`] OA codes, the duration in 45-minute blocks, and the teacher's optional
-//! texts (course, class title, notes), bounded in size. Whether the OAs exist is the
-//! curriculum's question ([`super::curriculum`]).
+//! texts (course, class title, notes), bounded in size; and the field checks the other
+//! generation functions' bodies share. Whether the OAs exist is the curriculum's question
+//! ([`super::curriculum`]).
 
 use serde::Deserialize;
 
 use super::error::GenerationError;
 
-/// Largest body accepted.
-pub const MAX_BODY_BYTES: usize = 16 * 1024;
+/// Largest body accepted (a zone's current content included).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Most OAs one class can be planned for.
 pub const MAX_OBJECTIVES: usize = 5;
 /// Longest class, in 45-minute blocks.
@@ -54,60 +55,17 @@ struct Body {
     notes: Option<String>,
 }
 
-fn invalid(message: impl Into<String>) -> GenerationError {
+pub(super) fn invalid(message: impl Into<String>) -> GenerationError {
     GenerationError::InvalidRequest(message.into())
 }
 
-/// Reads and checks a request body.
+/// Reads and checks a `generate-plan` body.
 pub fn parse(body: &[u8]) -> Result<PlanRequest, GenerationError> {
-    if body.len() > MAX_BODY_BYTES {
-        return Err(invalid(format!(
-            "the body is larger than {MAX_BODY_BYTES} bytes"
-        )));
-    }
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(invalid(
-            "send a JSON body: {level_code, subject_code, objective_codes, blocks}",
-        ));
-    }
-    let raw: Body = serde_json::from_slice(body)
-        .map_err(|error| invalid(format!("the body is not a valid request: {error}")))?;
+    let raw: Body = read_json(body, "{level_code, subject_code, objective_codes, blocks}")?;
 
-    let level_code = raw.level_code.trim().to_owned();
-    if !is_level_code(&level_code) {
-        return Err(invalid(format!(
-            "level_code {level_code:?} is not a level (1B…8B, 1M…4M)"
-        )));
-    }
-    let subject_code = raw.subject_code.trim().to_owned();
-    if subject_code.is_empty()
-        || subject_code.len() > 80
-        || !subject_code
-            .bytes()
-            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_')
-    {
-        return Err(invalid(format!(
-            "subject_code {subject_code:?} is not a subject code (e.g. \"matematica\")"
-        )));
-    }
-
-    let mut objective_codes: Vec<String> = Vec::new();
-    for code in &raw.objective_codes {
-        let code = code.trim();
-        if code.is_empty() || code.chars().count() > MAX_CODE_CHARS {
-            return Err(invalid(format!(
-                "objective code {code:?} is empty or longer than {MAX_CODE_CHARS} characters"
-            )));
-        }
-        if !objective_codes.iter().any(|known| known == code) {
-            objective_codes.push(code.to_owned());
-        }
-    }
-    if objective_codes.is_empty() || objective_codes.len() > MAX_OBJECTIVES {
-        return Err(invalid(format!(
-            "objective_codes must list 1 to {MAX_OBJECTIVES} OA codes"
-        )));
-    }
+    let level_code = level_code(&raw.level_code)?;
+    let subject_code = subject_code(&raw.subject_code)?;
+    let objective_codes = objective_codes(&raw.objective_codes, 1, MAX_OBJECTIVES)?;
 
     let blocks = raw.blocks.unwrap_or(1);
     if !(1..=MAX_BLOCKS).contains(&blocks) {
@@ -127,20 +85,94 @@ pub fn parse(body: &[u8]) -> Result<PlanRequest, GenerationError> {
     })
 }
 
-fn is_level_code(code: &str) -> bool {
-    matches!(code.as_bytes(), [b'1'..=b'8', b'B'] | [b'1'..=b'4', b'M'])
-}
-
-/// A teacher text: trimmed, `None` when blank, refused when too long.
-fn text(field: &str, value: Option<String>) -> Result<Option<String>, GenerationError> {
-    let Some(value) = value else { return Ok(None) };
-    let value = value.trim();
-    if value.chars().count() > MAX_TEXT_CHARS {
+/// A JSON body of type `T`; `shape` names its fields for the error of an empty body.
+pub(super) fn read_json<T: serde::de::DeserializeOwned>(
+    body: &[u8],
+    shape: &str,
+) -> Result<T, GenerationError> {
+    if body.len() > MAX_BODY_BYTES {
         return Err(invalid(format!(
-            "{field} is longer than {MAX_TEXT_CHARS} characters"
+            "the body is larger than {MAX_BODY_BYTES} bytes"
         )));
     }
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(invalid(format!("send a JSON body: {shape}")));
+    }
+    serde_json::from_slice(body)
+        .map_err(|error| invalid(format!("the body is not a valid request: {error}")))
+}
+
+/// A level code of the curriculum: 1B…8B, 1M…4M.
+pub(super) fn level_code(raw: &str) -> Result<String, GenerationError> {
+    let code = raw.trim();
+    if matches!(code.as_bytes(), [b'1'..=b'8', b'B'] | [b'1'..=b'4', b'M']) {
+        Ok(code.to_owned())
+    } else {
+        Err(invalid(format!(
+            "level_code {code:?} is not a level (1B…8B, 1M…4M)"
+        )))
+    }
+}
+
+/// A subject code: lowercase ASCII letters, digits and `_`.
+pub(super) fn subject_code(raw: &str) -> Result<String, GenerationError> {
+    let code = raw.trim();
+    if code.is_empty()
+        || code.len() > 80
+        || !code
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_')
+    {
+        return Err(invalid(format!(
+            "subject_code {code:?} is not a subject code (e.g. \"matematica\")"
+        )));
+    }
+    Ok(code.to_owned())
+}
+
+/// OA codes: trimmed, without repetitions, in the order given, `min` to `max` of them.
+pub(super) fn objective_codes(
+    raw: &[String],
+    min: usize,
+    max: usize,
+) -> Result<Vec<String>, GenerationError> {
+    let mut codes: Vec<String> = Vec::new();
+    for code in raw {
+        let code = code.trim();
+        if code.is_empty() || code.chars().count() > MAX_CODE_CHARS {
+            return Err(invalid(format!(
+                "objective code {code:?} is empty or longer than {MAX_CODE_CHARS} characters"
+            )));
+        }
+        if !codes.iter().any(|known| known == code) {
+            codes.push(code.to_owned());
+        }
+    }
+    if codes.len() < min || codes.len() > max {
+        return Err(invalid(format!(
+            "objective_codes must list {min} to {max} OA codes"
+        )));
+    }
+    Ok(codes)
+}
+
+/// A teacher text: trimmed, `None` when blank, refused when longer than `max` characters.
+pub(super) fn text_within(
+    field: &str,
+    value: Option<String>,
+    max: usize,
+) -> Result<Option<String>, GenerationError> {
+    let Some(value) = value else { return Ok(None) };
+    let value = value.trim();
+    if value.chars().count() > max {
+        return Err(invalid(format!("{field} is longer than {max} characters")));
+    }
     Ok((!value.is_empty()).then(|| value.to_owned()))
+}
+
+/// A teacher text of at most [`MAX_TEXT_CHARS`].
+pub(super) fn text(field: &str, value: Option<String>) -> Result<Option<String>, GenerationError> {
+    text_within(field, value, MAX_TEXT_CHARS)
 }
 
 #[cfg(test)]

@@ -25,6 +25,16 @@ pub enum ZoneKind {
 }
 
 impl ZoneKind {
+    /// The kind a request names: its `zone_type`, or `indicadores`.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "indicadores" => Some(ZoneKind::Indicadores),
+            other => ZoneKind::ALL
+                .into_iter()
+                .find(|kind| *kind != ZoneKind::Indicadores && kind.zone_type() == other),
+        }
+    }
+
     pub const ALL: [ZoneKind; 8] = [
         ZoneKind::Objetivo,
         ZoneKind::Inicio,
@@ -145,10 +155,20 @@ pub struct Skeleton {
 const PLACEHOLDER: &str = "[Por completar]";
 
 impl Skeleton {
+    /// Every zone of a class plan.
     pub fn compose(request: &PlanRequest, curriculum: &Curriculum) -> Self {
+        Self::compose_zones(&ZoneKind::ALL, request, curriculum)
+    }
+
+    /// The zones `kinds`, in that order.
+    pub fn compose_zones(
+        kinds: &[ZoneKind],
+        request: &PlanRequest,
+        curriculum: &Curriculum,
+    ) -> Self {
         let minutes = request.minutes();
         let timing = Timing::for_minutes(minutes);
-        let zones = ZoneKind::ALL
+        let zones = kinds
             .iter()
             .map(|&kind| SkeletonZone {
                 kind,
@@ -173,24 +193,25 @@ impl Skeleton {
         self.zones
             .iter()
             .enumerate()
-            .map(|(index, zone)| {
-                let mut blocks = zone.fixed.clone();
-                let written = prose_by_zone
-                    .get(index)
-                    .and_then(Option::as_deref)
-                    .map(prose)
-                    .filter(|blocks| !blocks.is_empty());
-                match written {
-                    Some(written) => blocks.extend(written),
-                    None => blocks.push(labeled(PLACEHOLDER, zone.kind.guidance())),
-                }
-                json!({
-                    "zone_type": zone.kind.zone_type(),
-                    "title": zone.kind.title(),
-                    "content": doc(blocks),
-                })
-            })
+            .map(|(index, zone)| zone.render(prose_by_zone.get(index).and_then(Option::as_deref)))
             .collect()
+    }
+}
+
+impl SkeletonZone {
+    /// `{zone_type, title, content}`: the fixed blocks, then `written` as paragraphs, or the
+    /// placeholder when nothing (or only blank text) was written.
+    pub fn render(&self, written: Option<&str>) -> Value {
+        let mut blocks = self.fixed.clone();
+        match written.map(prose).filter(|blocks| !blocks.is_empty()) {
+            Some(written) => blocks.extend(written),
+            None => blocks.push(labeled(PLACEHOLDER, self.kind.guidance())),
+        }
+        json!({
+            "zone_type": self.kind.zone_type(),
+            "title": self.kind.title(),
+            "content": doc(blocks),
+        })
     }
 }
 
