@@ -223,3 +223,34 @@ async fn a_prompt_longer_than_the_context_is_refused() {
         "{result:?}"
     );
 }
+
+#[tokio::test]
+async fn a_prompt_read_after_another_sharing_its_start_forgets_the_rest_of_it() {
+    // B after A and B after A2: A and A2 share B's start, have the same length and differ
+    // after it, and their answers differ too. The cache keeps the shared start and must
+    // drop everything after it, or what B reads would depend on A or A2.
+    let shared = "Clase de Matemática de 7° Básico. Objetivo: multiplicar fracciones. ";
+    let (a, a2, b) = (
+        format!("{shared}Escribe un problema sobre gatos."),
+        format!("{shared}Escribe un problema sobre autos."),
+        format!("{shared}Escribe la evaluación."),
+    );
+    let mut answers = Vec::new();
+    for first in [&a, &a2] {
+        let model = model(|_| {}).await;
+        let warm = collect(model.stream_chat(request(first, 40)))
+            .await
+            .unwrap();
+        let after = collect(model.stream_chat(request(&b, 24))).await.unwrap();
+        answers.push((warm, after));
+    }
+    let ((warm_a, after_a), (warm_a2, after_a2)) = (&answers[0], &answers[1]);
+    assert_eq!(
+        warm_a.usage.unwrap().prompt_tokens,
+        warm_a2.usage.unwrap().prompt_tokens,
+        "the two first prompts must have the same length for this test"
+    );
+    assert_ne!(warm_a.text, warm_a2.text);
+    assert_eq!(after_a.text, after_a2.text);
+    assert_eq!(after_a.usage, after_a2.usage);
+}

@@ -481,7 +481,7 @@ impl Settings {
         let ai = ai::parse_ai(&vars, &data_dir)?;
         let model_index_url = ai::parse_model_index_url(&vars)?;
         let ai_zone_max_tokens =
-            u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 400, 8192)?).unwrap_or(400);
+            u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 200, 8192)?).unwrap_or(200);
 
         Ok(Settings {
             rest: RestSettings {

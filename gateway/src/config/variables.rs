@@ -398,7 +398,7 @@ variables! {
         AI_THREADS: "every core", "CPU threads of one local generation.";
         AI_CONTEXT_TOKENS: "`4096`",
             "Longest prompt plus answer of the local model, in tokens (at least 512).";
-        AI_ZONE_MAX_TOKENS: "`400`",
+        AI_ZONE_MAX_TOKENS: "`200`",
             "Longest text the model writes for one zone of a plan, in tokens (1 to 8192).";
         AI_QUEUE_LIMIT: "`32`",
             "Local generations run one at a time, in order; beyond this many waiting, more \

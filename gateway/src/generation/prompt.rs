@@ -107,8 +107,9 @@ pub fn zone_messages(
     if let Some(unit) = unit {
         user.push_str(&format!("Unidad: {unit}\n"));
     }
-    section(&mut user, kind, skeleton);
+    // What all zones of the class share comes first: a local model reads it once.
     teacher_data(&mut user, &request_data(request));
+    section(&mut user, kind, skeleton);
     user.push_str(&format!(
         "\nEscribe ahora solo el contenido de la sección «{}».",
         kind.title()

@@ -1,17 +1,20 @@
 //! The thread that owns the embedded model: it takes the queue's generations in order,
 //! loads the model for the first, unloads it after the idle time, and runs each generation
-//! token by token, sending its text as it is decoded. llama.cpp keeps one process-wide
-//! backend, initialised once for every model.
+//! token by token, sending its text as it is decoded. One context stays open while the
+//! model is loaded, so a prompt that starts like the previous one is read only from where
+//! it differs. llama.cpp keeps one process-wide backend, initialised once for every model.
 
 use std::num::NonZeroU32;
 use std::sync::{Arc, OnceLock, PoisonError};
 
+use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
 use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
+use llama_cpp_2::token::LlamaToken;
 
 use super::{Job, LocalConfig, Shared};
 use crate::ai::provider::{
@@ -37,31 +40,63 @@ fn backend() -> Result<&'static LlamaBackend, ProviderError> {
 /// The worker's loop; returns when every handle of the model is gone.
 pub(super) fn run(shared: &Arc<Shared>) {
     let config = &shared.config;
-    let mut model: Option<LlamaModel> = None;
-    loop {
-        let Some(job) = next_job(shared, &mut model) else {
-            return;
+    // Without a model in memory, wait as long as it takes.
+    while let Next::Job(first) = next_job(shared, None) {
+        if first.events.is_closed() {
+            done(shared);
+            continue;
+        }
+        let model = match load(config) {
+            Ok(model) => model,
+            Err(error) => {
+                let _ = first.events.send(Err(error));
+                done(shared);
+                continue;
+            }
         };
-        if !job.events.is_closed() {
-            match loaded(config, &mut model, shared) {
-                Ok(model) => {
-                    if let Err(error) = generate(model, config, &job) {
-                        let _ = job.events.send(Err(error));
-                    }
-                }
-                Err(error) => {
-                    let _ = job.events.send(Err(error));
-                }
+        set_loaded(shared, true);
+        let mut session = Session::new(&model, config);
+        let mut job = first;
+        loop {
+            serve(&mut session, config, job);
+            done(shared);
+            match next_job(shared, Some(config.idle_unload)) {
+                Next::Job(next) => job = next,
+                Next::Idle | Next::Closed => break,
             }
         }
-        let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.busy = false;
+        drop(session);
+        drop(model);
+        set_loaded(shared, false);
+        tracing::info!(path = %config.path.display(), "local model unloaded after idle time");
     }
 }
 
-/// Waits for the next generation, unloading the model when none comes for the idle time;
-/// `None` when the queue is closed.
-fn next_job(shared: &Arc<Shared>, model: &mut Option<LlamaModel>) -> Option<Job> {
+/// Runs `job` and lets it go: its stream ends when its sender is dropped here.
+fn serve(session: &mut Result<Session<'_>, ProviderError>, config: &LocalConfig, job: Job) {
+    if job.events.is_closed() {
+        return;
+    }
+    let result = match session {
+        Ok(session) => session.generate(config, &job),
+        Err(error) => Err(error.clone()),
+    };
+    if let Err(error) = result {
+        let _ = job.events.send(Err(error));
+    }
+}
+
+/// What the queue gave the worker.
+enum Next {
+    Job(Job),
+    /// Nothing came within the idle time.
+    Idle,
+    /// Every handle is gone.
+    Closed,
+}
+
+/// The next generation, waiting at most `idle` (forever when `None`).
+fn next_job(shared: &Arc<Shared>, idle: Option<std::time::Duration>) -> Next {
     let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
         if let Some(job) = state.waiting.pop_front() {
@@ -72,158 +107,222 @@ fn next_job(shared: &Arc<Shared>, model: &mut Option<LlamaModel>) -> Option<Job>
                     .events
                     .send(Ok(ChatEvent::Queued { ahead: index + 1 }));
             }
-            return Some(job);
+            return Next::Job(job);
         }
         if state.closed || Arc::strong_count(shared) == 1 {
-            return None;
+            return Next::Closed;
         }
+        // Without an idle limit, wake now and then to notice the last handle going.
+        let wait = idle.unwrap_or(std::time::Duration::from_secs(60));
         let (guard, waited) = shared
             .wake
-            .wait_timeout(state, shared.config.idle_unload)
+            .wait_timeout(state, wait)
             .unwrap_or_else(PoisonError::into_inner);
         state = guard;
-        if waited.timed_out() && state.waiting.is_empty() && model.take().is_some() {
-            state.loaded = false;
-            tracing::info!(path = %shared.config.path.display(), "local model unloaded after idle time");
+        if idle.is_some() && waited.timed_out() && state.waiting.is_empty() {
+            return Next::Idle;
         }
     }
 }
 
-/// The model, loaded now if it is not in memory.
-fn loaded<'m>(
-    config: &LocalConfig,
-    model: &'m mut Option<LlamaModel>,
-    shared: &Shared,
-) -> Result<&'m LlamaModel, ProviderError> {
-    if model.is_none() {
-        let started = std::time::Instant::now();
-        let backend = backend()?;
-        if !config.path.is_file() {
-            return Err(ProviderError::Unreachable(format!(
-                "the local model file {} does not exist (cielo model fetch)",
-                config.path.display()
-            )));
-        }
-        let loaded =
-            LlamaModel::load_from_file(backend, &config.path, &LlamaModelParams::default())
-                .map_err(|error| {
-                    ProviderError::Unreachable(format!(
-                        "the local model {} could not be loaded: {error}",
-                        config.path.display()
-                    ))
-                })?;
-        tracing::info!(
-            path = %config.path.display(),
-            elapsed_ms = started.elapsed().as_millis(),
-            "local model loaded"
-        );
-        *model = Some(loaded);
-        shared
-            .state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .loaded = true;
+fn done(shared: &Shared) {
+    shared
+        .state
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .busy = false;
+}
+
+fn set_loaded(shared: &Shared, loaded: bool) {
+    shared
+        .state
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .loaded = loaded;
+}
+
+/// Loads the model file.
+fn load(config: &LocalConfig) -> Result<LlamaModel, ProviderError> {
+    let started = std::time::Instant::now();
+    let backend = backend()?;
+    if !config.path.is_file() {
+        return Err(ProviderError::Unreachable(format!(
+            "the local model file {} does not exist (cielo model fetch)",
+            config.path.display()
+        )));
     }
-    model
-        .as_ref()
-        .ok_or_else(|| ProviderError::Unreachable("the local model is not loaded".into()))
+    let model = LlamaModel::load_from_file(backend, &config.path, &LlamaModelParams::default())
+        .map_err(|error| {
+            ProviderError::Unreachable(format!(
+                "the local model {} could not be loaded: {error}",
+                config.path.display()
+            ))
+        })?;
+    tracing::info!(
+        path = %config.path.display(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "local model loaded"
+    );
+    Ok(model)
 }
 
 fn failed(what: &str, error: impl std::fmt::Display) -> ProviderError {
     ProviderError::BadResponse(format!("the local model failed to {what}: {error}"))
 }
 
-/// Runs one generation, sending its deltas and, last, `Finished`.
-fn generate(model: &LlamaModel, config: &LocalConfig, job: &Job) -> Result<(), ProviderError> {
-    let backend = backend()?;
-    let prompt = render_prompt(model, &job.request.messages)?;
-    let vocab = model.vocab();
-    let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
-    let context = config.context_tokens.min(model.n_ctx_train().max(512));
-    let prompt_tokens = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
-    if prompt_tokens.saturating_add(1) >= context {
-        return Err(ProviderError::Upstream {
-            status: 400,
-            message: format!(
-                "the prompt has {prompt_tokens} tokens; the local model's context holds {context}"
-            ),
-            kind: Some("invalid_request_error".into()),
-            code: Some("context_length_exceeded".into()),
-        });
-    }
-    let budget = job
-        .request
-        .options
-        .max_tokens
-        .unwrap_or(DEFAULT_MAX_TOKENS)
-        .min(context - prompt_tokens);
-    let threads = i32::try_from(config.threads).unwrap_or(2);
-    let params = LlamaContextParams::default()
-        .with_n_ctx(NonZeroU32::new(prompt_tokens + budget))
-        .with_n_batch(prompt_tokens.max(1))
-        .with_n_threads(threads)
-        .with_n_threads_batch(threads);
-    let mut ctx = model
-        .new_context(backend, params)
-        .map_err(|error| failed("make a context", error))?;
+/// Tokens decoded per call while reading a prompt.
+const PROMPT_BATCH: usize = 512;
 
-    let mut batch = LlamaBatch::new(tokens.len().max(1), 1);
-    let last = tokens.len().saturating_sub(1);
-    for (position, token) in tokens.iter().enumerate() {
-        let position_i32 = i32::try_from(position).unwrap_or(i32::MAX);
-        batch
-            .add(*token, position_i32, &[0], position == last)
-            .map_err(|error| failed("read the prompt", error))?;
-    }
-    ctx.decode(&mut batch)
-        .map_err(|error| failed("read the prompt", error))?;
+/// A context kept between generations with the tokens its cache holds: a prompt that
+/// starts like the previous one (the zones of one plan share their system message and
+/// class) is read only from where it differs.
+struct Session<'m> {
+    model: &'m LlamaModel,
+    ctx: LlamaContext<'m>,
+    /// What the cache holds, position by position.
+    cached: Vec<LlamaToken>,
+    size: u32,
+}
 
-    let mut sampler = sampler(model, &job.request);
-    let mut text = TextOut::new(&job.request.options.stop);
-    let mut position = i32::try_from(tokens.len()).unwrap_or(i32::MAX);
-    let mut completion_tokens = 0u32;
-    let mut reason = FinishReason::Length;
-    while completion_tokens < budget {
-        if job.events.is_closed() {
-            // The caller left: stop spending the CPU on it.
-            return Ok(());
-        }
-        let token = sampler.sample(&ctx, batch.n_tokens() - 1);
-        completion_tokens += 1;
-        if vocab.is_eog(token) {
-            reason = FinishReason::Stop;
-            break;
-        }
-        let piece = vocab.token_to_piece(token, false, None);
-        let (delta, stopped) = text.push(&piece);
-        if !delta.is_empty() {
-            let _ = job.events.send(Ok(ChatEvent::Delta(delta)));
-        }
-        if stopped {
-            reason = FinishReason::Stop;
-            break;
-        }
-        batch.clear();
-        batch
-            .add(token, position, &[0], true)
-            .map_err(|error| failed("continue", error))?;
-        position += 1;
-        ctx.decode(&mut batch)
-            .map_err(|error| failed("continue", error))?;
+impl<'m> Session<'m> {
+    fn new(model: &'m LlamaModel, config: &LocalConfig) -> Result<Self, ProviderError> {
+        let backend = backend()?;
+        let size = config.context_tokens.min(model.n_ctx_train().max(512));
+        let threads = i32::try_from(config.threads).unwrap_or(2);
+        let params = LlamaContextParams::default()
+            .with_n_ctx(NonZeroU32::new(size))
+            .with_n_batch(PROMPT_BATCH as u32)
+            .with_n_threads(threads)
+            .with_n_threads_batch(threads);
+        let ctx = model
+            .new_context(backend, params)
+            .map_err(|error| failed("make a context", error))?;
+        Ok(Session {
+            model,
+            ctx,
+            cached: Vec::new(),
+            size,
+        })
     }
-    let rest = text.finish();
-    if !rest.is_empty() {
-        let _ = job.events.send(Ok(ChatEvent::Delta(rest)));
+
+    /// Runs one generation, sending its deltas and, last, `Finished`.
+    fn generate(&mut self, config: &LocalConfig, job: &Job) -> Result<(), ProviderError> {
+        let result = self.generate_inner(config, job);
+        if result.is_err() {
+            // Whatever the cache holds now is unknown: start the next one from scratch.
+            self.ctx.clear_kv_cache();
+            self.cached.clear();
+        }
+        result
     }
-    let _ = job.events.send(Ok(ChatEvent::Finished {
-        reason: Some(reason),
-        usage: Some(Usage {
-            prompt_tokens,
-            completion_tokens,
-        }),
-        model: config.model_name.clone(),
-    }));
-    Ok(())
+
+    fn generate_inner(&mut self, config: &LocalConfig, job: &Job) -> Result<(), ProviderError> {
+        let prompt = render_prompt(self.model, &job.request.messages)?;
+        let vocab = self.model.vocab();
+        let tokens = vocab.tokenize(prompt.as_bytes(), true, true);
+        let prompt_tokens = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
+        if prompt_tokens.saturating_add(1) >= self.size {
+            return Err(ProviderError::Upstream {
+                status: 400,
+                message: format!(
+                    "the prompt has {prompt_tokens} tokens; the local model's context holds {}",
+                    self.size
+                ),
+                kind: Some("invalid_request_error".into()),
+                code: Some("context_length_exceeded".into()),
+            });
+        }
+        let budget = job
+            .request
+            .options
+            .max_tokens
+            .unwrap_or(DEFAULT_MAX_TOKENS)
+            .min(self.size - prompt_tokens);
+
+        // Keep the common start (at least one token is read again: its logits start the
+        // answer).
+        let mut common = self
+            .cached
+            .iter()
+            .zip(&tokens)
+            .take_while(|(cached, new)| cached == new)
+            .count()
+            .min(tokens.len() - 1);
+        let start = u32::try_from(common).unwrap_or(0);
+        let removed = self
+            .ctx
+            .clear_kv_cache_seq(Some(0), Some(start), None)
+            .map_err(|error| failed("reuse its cache", error))?;
+        if !removed {
+            // This cache cannot drop a part of a sequence: read the whole prompt again.
+            self.ctx.clear_kv_cache();
+            common = 0;
+        }
+        self.cached.truncate(common);
+        let mut batch = LlamaBatch::new(PROMPT_BATCH, 1);
+        for chunk in tokens[common..].chunks(PROMPT_BATCH) {
+            batch.clear();
+            for token in chunk {
+                let position = i32::try_from(self.cached.len()).unwrap_or(i32::MAX);
+                let last = self.cached.len() + 1 == tokens.len();
+                batch
+                    .add(*token, position, &[0], last)
+                    .map_err(|error| failed("read the prompt", error))?;
+                self.cached.push(*token);
+            }
+            self.ctx
+                .decode(&mut batch)
+                .map_err(|error| failed("read the prompt", error))?;
+        }
+
+        let mut sampler = sampler(self.model, &job.request);
+        let mut text = TextOut::new(&job.request.options.stop);
+        let mut completion_tokens = 0u32;
+        let mut reason = FinishReason::Length;
+        while completion_tokens < budget {
+            if job.events.is_closed() {
+                // The caller left: stop spending the CPU on it.
+                return Ok(());
+            }
+            let token = sampler.sample(&self.ctx, batch.n_tokens() - 1);
+            completion_tokens += 1;
+            if vocab.is_eog(token) {
+                reason = FinishReason::Stop;
+                break;
+            }
+            let piece = vocab.token_to_piece(token, false, None);
+            let (delta, stopped) = text.push(&piece);
+            if !delta.is_empty() {
+                let _ = job.events.send(Ok(ChatEvent::Delta(delta)));
+            }
+            if stopped {
+                reason = FinishReason::Stop;
+                break;
+            }
+            batch.clear();
+            let position = i32::try_from(self.cached.len()).unwrap_or(i32::MAX);
+            batch
+                .add(token, position, &[0], true)
+                .map_err(|error| failed("continue", error))?;
+            self.cached.push(token);
+            self.ctx
+                .decode(&mut batch)
+                .map_err(|error| failed("continue", error))?;
+        }
+        let rest = text.finish();
+        if !rest.is_empty() {
+            let _ = job.events.send(Ok(ChatEvent::Delta(rest)));
+        }
+        let _ = job.events.send(Ok(ChatEvent::Finished {
+            reason: Some(reason),
+            usage: Some(Usage {
+                prompt_tokens,
+                completion_tokens,
+            }),
+            model: config.model_name.clone(),
+        }));
+        Ok(())
+    }
 }
 
 /// The conversation in the model's own chat template (ChatML when it has none).
@@ -257,11 +356,12 @@ fn render_prompt(model: &LlamaModel, messages: &[Message]) -> Result<String, Pro
     Ok(prompt)
 }
 
-/// The sampling chain: repetition kept down (small models loop), then temperature; 0 is
-/// greedy.
+/// The sampling chain: repetition kept down (small models fall into loops such as one
+/// character written again and again: the frequency penalty grows with each repeat), then
+/// temperature; 0 is greedy.
 fn sampler(model: &LlamaModel, request: &ChatRequest) -> LlamaSampler {
     let temperature = request.options.temperature.unwrap_or(0.7);
-    let penalties = LlamaSampler::penalties(model.n_vocab(), 64, 1.1, 0.0, 0.0);
+    let penalties = LlamaSampler::penalties(model.n_vocab(), 64, 1.1, 0.3, 0.0);
     if temperature <= 0.0 {
         return LlamaSampler::chain_simple([penalties, LlamaSampler::greedy()]);
     }
