@@ -20,7 +20,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::time::Instant;
 
-use super::directory::{self, FunctionSource};
+use super::directory::{self, DirectoryWatch, FunctionSource};
 use super::error_response;
 
 /// The script that runs a function's module (see its header).
@@ -60,6 +60,8 @@ pub struct DenoSettings {
 #[derive(Debug)]
 pub struct DenoRuntime {
     settings: DenoSettings,
+    /// Whether the directory changed since a worker started (looked at now and then).
+    watch: Arc<DirectoryWatch>,
     bootstrap: PathBuf,
     client: reqwest::Client,
     slots: Mutex<HashMap<String, Slot>>,
@@ -141,7 +143,7 @@ pub fn find_deno(configured: Option<&Path>) -> PathBuf {
 
 impl DenoRuntime {
     /// Writes the bootstrap script into the work directory.
-    pub fn new(settings: DenoSettings) -> std::io::Result<Self> {
+    pub fn new(settings: DenoSettings, watch: Arc<DirectoryWatch>) -> std::io::Result<Self> {
         std::fs::create_dir_all(&settings.work_dir)?;
         // Written aside then renamed: gateways sharing a data directory never see it half
         // written.
@@ -158,6 +160,7 @@ impl DenoRuntime {
             .map_err(std::io::Error::other)?;
         Ok(Self {
             settings,
+            watch,
             bootstrap,
             client,
             slots: Mutex::new(HashMap::new()),
@@ -250,7 +253,7 @@ impl DenoRuntime {
             slots.entry(name.to_owned()).or_default().clone()
         };
         let mut slot = slot.lock().await;
-        let fingerprint = directory::fingerprint(&self.settings.functions_dir);
+        let fingerprint = self.watch.fingerprint();
         if let Some(worker) = slot.as_ref() {
             if worker.fingerprint == fingerprint && !worker.has_exited() {
                 return Ok(worker.clone());
@@ -292,7 +295,13 @@ impl DenoRuntime {
             .arg(format!(
                 "--v8-flags=--max-old-space-size={}",
                 settings.memory_limit_mb
-            ))
+            ));
+        // Deno looks for a deno.json from the main module (the bootstrap) up: name the
+        // function's own, as Supabase's CLI uses it (its import map above all).
+        if let Some(config) = deno_config(&source.dir, &settings.functions_dir) {
+            command.arg(format!("--config={}", config.display()));
+        }
+        command
             .arg(&self.bootstrap)
             .arg(entrypoint.as_str())
             .current_dir(&source.dir)
@@ -437,6 +446,18 @@ fn until_deadline(
             )),
         }
     })
+}
+
+/// The Deno configuration of a function: `deno.json` or `deno.jsonc` in its folder, else
+/// one shared by every function at the top of the functions directory.
+fn deno_config(
+    function_dir: &std::path::Path,
+    functions_dir: &std::path::Path,
+) -> Option<std::path::PathBuf> {
+    [function_dir, functions_dir]
+        .into_iter()
+        .flat_map(|dir| ["deno.json", "deno.jsonc"].map(|name| dir.join(name)))
+        .find(|path| path.is_file())
 }
 
 #[cfg(test)]

@@ -114,6 +114,66 @@ pub fn function_env(root: &Path, source: &FunctionSource) -> Vec<(String, String
         .collect()
 }
 
+/// How long a look at the functions directory stands for it: a change is served this
+/// soon after it is saved, and requests in between cost no file-system walk.
+pub const RECHECK_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The functions directory as last looked at: its fingerprint and `config.toml`, looked at
+/// again once [`RECHECK_AFTER`] has passed.
+#[derive(Debug)]
+pub struct DirectoryWatch {
+    root: std::path::PathBuf,
+    seen: std::sync::Mutex<Option<Seen>>,
+}
+
+#[derive(Debug, Clone)]
+struct Seen {
+    at: std::time::Instant,
+    fingerprint: Option<SystemTime>,
+    config: std::sync::Arc<str>,
+}
+
+impl DirectoryWatch {
+    pub fn new(root: std::path::PathBuf) -> Self {
+        DirectoryWatch {
+            root,
+            seen: std::sync::Mutex::new(None),
+        }
+    }
+
+    fn current(&self) -> Seen {
+        let now = std::time::Instant::now();
+        let mut seen = self
+            .seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*seen {
+            Some(last) if now.duration_since(last.at) < RECHECK_AFTER => last.clone(),
+            _ => {
+                let fresh = Seen {
+                    at: now,
+                    fingerprint: fingerprint(&self.root),
+                    config: std::fs::read_to_string(config_path(&self.root))
+                        .unwrap_or_default()
+                        .into(),
+                };
+                *seen = Some(fresh.clone());
+                fresh
+            }
+        }
+    }
+
+    /// The directory's [`fingerprint`], at most [`RECHECK_AFTER`] old.
+    pub fn fingerprint(&self) -> Option<SystemTime> {
+        self.current().fingerprint
+    }
+
+    /// `config.toml`'s text (empty when there is none), at most [`RECHECK_AFTER`] old.
+    pub fn config(&self) -> std::sync::Arc<str> {
+        self.current().config
+    }
+}
+
 /// The latest modification time of anything the worker depends on: the whole functions
 /// directory (shared code and `.env` files included) and `config.toml`.
 pub fn fingerprint(root: &Path) -> Option<SystemTime> {

@@ -11,6 +11,7 @@ pub mod directory;
 pub mod native;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
@@ -29,6 +30,8 @@ pub struct FunctionsHost {
     keys: ProjectKeys,
     anon_role: String,
     functions_dir: PathBuf,
+    /// `config.toml` and the directory's fingerprint, looked at now and then.
+    watch: Arc<directory::DirectoryWatch>,
     natives: NativeFunctions,
     /// `None` when the runtime's work directory could not be prepared (logged at start).
     deno: Option<DenoRuntime>,
@@ -61,7 +64,8 @@ impl FunctionsHost {
             memory_limit_mb: functions.memory_limit_mb,
             timeout: functions.timeout,
         };
-        let deno = DenoRuntime::new(deno_settings)
+        let watch = Arc::new(directory::DirectoryWatch::new(functions_dir.clone()));
+        let deno = DenoRuntime::new(deno_settings, watch.clone())
             .inspect_err(|error| {
                 tracing::error!(%error, "could not prepare the Edge Functions runtime");
             })
@@ -70,6 +74,7 @@ impl FunctionsHost {
             anon_role: settings.rest.anon_role.clone(),
             keys,
             functions_dir,
+            watch,
             natives,
             deno,
         }
@@ -153,18 +158,17 @@ async fn invoke(
     // Authorize. Preflights never carry a token, so they are not checked (as Supabase).
     let verify_jwt = match &target {
         Target::Native(native) => native.verify_jwt(),
-        Target::Edge(_) => {
-            let config = std::fs::read_to_string(directory::config_path(&host.functions_dir))
-                .unwrap_or_default();
-            directory::verify_jwt(&config, &name)
-        }
+        Target::Edge(_) => directory::verify_jwt(&host.watch.config(), &name),
     };
-    let caller = match authorize(&host, &request) {
-        Ok(caller) => Some(caller),
-        Err(error) if verify_jwt && request.method() != Method::OPTIONS => {
-            return error_response(error);
+    // Without verify_jwt the token is not looked at: Edge Functions read the header
+    // themselves, and native ones that take anyone get no caller.
+    let caller = if !verify_jwt || request.method() == Method::OPTIONS {
+        None
+    } else {
+        match authorize(&host, &request) {
+            Ok(caller) => Some(caller),
+            Err(error) => return error_response(error),
         }
-        Err(_) => None,
     };
 
     // Relay and respond.

@@ -18,8 +18,8 @@ pub struct Invocation {
     pub body: web::Payload,
     /// The path after `/functions/v1/<name>` (empty, or starting with `/`).
     pub sub_path: String,
-    /// The verified caller when the function verifies JWTs; else the caller's identity if
-    /// its token was valid, `None` otherwise.
+    /// The verified caller when the function verifies JWTs (`None` for a preflight);
+    /// `None` for a function that does not.
     pub caller: Option<Identity>,
 }
 

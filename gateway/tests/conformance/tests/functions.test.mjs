@@ -53,6 +53,12 @@ describe('invoking Edge Functions', () => {
     })
   })
 
+  test("a function's own deno.json maps its bare imports", async () => {
+    const { data, error } = await anonClient(gateway).functions.invoke('import-map', { body: { name: 'Ana' } })
+    assert.equal(error, null)
+    assert.deepEqual(data, { message: 'Hola Ana, desde el mapa de importaciones' })
+  })
+
   test('every body type arrives as sent and comes back as supabase-js parses it', async () => {
     const functions = anonClient(gateway).functions
 
@@ -270,6 +276,9 @@ describe('the functions directory', () => {
     // mtimes have a coarse grain on some file systems.
     await new Promise((done) => setTimeout(done, 20))
     writeFileSync(join(dir, 'index.ts'), `Deno.serve(() => new Response('second'))\n`)
+    // An edit is served within 250 ms of being saved (the host looks at the directory
+    // again after that long, not on every request).
+    await new Promise((done) => setTimeout(done, 300))
     const second = await anonClient(gateway).functions.invoke('added-later')
     assert.equal(second.data, 'second')
   })
