@@ -7,7 +7,7 @@ export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
         test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
-        oracle-auth-js types
+        oracle-auth-js oracle-functions-js types bench-ai
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -45,11 +45,18 @@ web:
 build: deps web
 	cargo build --release --bin cielo
 
-## bench: rest/v1 (against pgbench and PocketBase, ~35 min) and auth/v1 (against bcrypt and
-## pgbench, ~3 min) benchmarks; results in bench/results/.
+## bench: rest/v1 (against pgbench and PocketBase, ~35 min), auth/v1 (against bcrypt and
+## pgbench, ~3 min) and functions/v1 + AI (against actix-web, Deno and llama.cpp's server,
+## ~30 min) benchmarks; results in bench/results/.
 bench:
 	bench/run.sh
 	bench/auth.sh
+	bench/ai.sh
+
+## bench-ai: the function host and generation with the default model (~30 min);
+## results in bench/results/ai-latest.*
+bench-ai:
+	bench/ai.sh
 
 ## lint: rustfmt and clippy, shellcheck on every shell script, ruff on the benchmark harness.
 lint:
@@ -104,6 +111,11 @@ check-compose:
 ## bench-auth: auth/v1 against bcrypt and pgbench (~3 min); results in bench/results/auth-latest.*
 bench-auth:
 	bench/auth.sh
+
+## oracle-functions-js: the official functions-js suite against the gateway (fetched, never committed)
+oracle-functions-js:
+	cargo build --locked --bin cielo
+	scripts/oracle/functions-js.sh
 
 ## oracle-auth-js: the official auth-js suite against the gateway (fetched, never committed)
 oracle-auth-js:

@@ -3,7 +3,7 @@ bench/auth.sh."""
 
 import sys
 
-from . import auth, capture, cpu, data, environment, pocketbase, report, runs
+from . import ai, auth, capture, cpu, data, environment, pocketbase, report, runs
 
 COMMANDS = {
     "free-ports": data.free_ports,
@@ -18,6 +18,7 @@ COMMANDS = {
     "config": environment.config,
     "report": report.report,
     "auth-report": auth.auth_report,
+    "ai-report": ai.ai_report,
 }
 
 
