@@ -401,7 +401,7 @@ fn transport_error(error: &reqwest::Error) -> ProviderError {
 }
 
 /// The error with its causes, which say what actually failed (refused, reset, DNS, TLS).
-fn error_chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

@@ -7,7 +7,7 @@ use deadpool_postgres::Pool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::curriculum::{self, Grounding};
+use super::curriculum;
 use super::document::{doc, prose};
 use super::error::GenerationError;
 use super::pipeline::{Draft, Piece};
@@ -47,15 +47,7 @@ pub async fn prepare(pool: &Pool, body: &[u8]) -> Result<Draft, GenerationError>
     let level_code = request::level_code(&raw.level_code)?;
     let subject_code = request::subject_code(&raw.subject_code)?;
     let codes = request::objective_codes(&raw.objective_codes, 0, MAX_OBJECTIVES)?;
-    let curriculum = curriculum::lookup(
-        pool,
-        Grounding {
-            level_code: &level_code,
-            subject_code: &subject_code,
-            objective_codes: &codes,
-        },
-    )
-    .await?;
+    let curriculum = curriculum::lookup(pool, &level_code, &subject_code, &codes).await?;
     let piece = Piece {
         at: json!({ "zone": 0 }),
         messages: assist_messages(action, &curriculum, &selection),

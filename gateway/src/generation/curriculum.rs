@@ -33,16 +33,14 @@ pub struct Curriculum {
     pub objectives: Vec<Objective>,
 }
 
-/// What a request grounds its text in: a level, a subject and OA codes of both.
-#[derive(Debug, Clone, Copy)]
-pub struct Grounding<'a> {
-    pub level_code: &'a str,
-    pub subject_code: &'a str,
-    pub objective_codes: &'a [String],
-}
-
-/// Looks the level, subject and OAs up; `unknown_objective` names what is missing.
-pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, GenerationError> {
+/// Looks a level, a subject and OA codes of both up; `unknown_objective` names what is
+/// missing.
+pub async fn lookup(
+    pool: &Pool,
+    level_code: &str,
+    subject_code: &str,
+    objective_codes: &[String],
+) -> Result<Curriculum, GenerationError> {
     let client = pool.get().await?;
     let names = client
         .query_opt(
@@ -51,15 +49,15 @@ pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, G
                JOIN public.levels l ON l.code = ls.level_code
                JOIN public.subjects s ON s.code = ls.subject_code
               WHERE ls.level_code = $1 AND ls.subject_code = $2",
-            &[&request.level_code, &request.subject_code],
+            &[&level_code, &subject_code],
         )
         .await?;
     let Some(names) = names else {
         return Err(GenerationError::UnknownObjective(format!(
             "the subject {:?} is not taught at level {}: no learning objective {} there",
-            request.subject_code,
-            request.level_code,
-            request.objective_codes.join(", ")
+            subject_code,
+            level_code,
+            objective_codes.join(", ")
         )));
     };
     let rows = client
@@ -71,11 +69,7 @@ pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, G
                LEFT JOIN public.learning_objective_indicators i ON i.objective_id = o.id
               WHERE o.level_code = $1 AND o.subject_code = $2 AND o.code = ANY($3)
               GROUP BY o.id",
-            &[
-                &request.level_code,
-                &request.subject_code,
-                &request.objective_codes,
-            ],
+            &[&level_code, &subject_code, &objective_codes],
         )
         .await?;
     let mut found: Vec<Objective> = rows
@@ -90,8 +84,7 @@ pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, G
         })
         .collect();
 
-    let missing: Vec<&str> = request
-        .objective_codes
+    let missing: Vec<&str> = objective_codes
         .iter()
         .filter(|code| !found.iter().any(|objective| &objective.code == *code))
         .map(String::as_str)
@@ -99,14 +92,13 @@ pub async fn lookup(pool: &Pool, request: Grounding<'_>) -> Result<Curriculum, G
     if !missing.is_empty() {
         return Err(GenerationError::UnknownObjective(format!(
             "not a learning objective of {} {}: {}",
-            request.level_code,
-            request.subject_code,
+            level_code,
+            subject_code,
             missing.join(", ")
         )));
     }
     found.sort_by_key(|objective| {
-        request
-            .objective_codes
+        objective_codes
             .iter()
             .position(|code| *code == objective.code)
     });

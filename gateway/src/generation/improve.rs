@@ -8,7 +8,7 @@ use deadpool_postgres::Pool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::curriculum::{self, Grounding};
+use super::curriculum;
 use super::document::text_lines;
 use super::error::GenerationError;
 use super::pipeline::{Draft, Piece};
@@ -77,11 +77,9 @@ pub async fn prepare(pool: &Pool, body: &[u8]) -> Result<Draft, GenerationError>
     let instruction = request::text("instruction", raw.instruction)?;
     let curriculum = curriculum::lookup(
         pool,
-        Grounding {
-            level_code: &request.level_code,
-            subject_code: &request.subject_code,
-            objective_codes: &request.objective_codes,
-        },
+        &request.level_code,
+        &request.subject_code,
+        &request.objective_codes,
     )
     .await?;
     let skeleton = Skeleton::compose_zones(&[kind], &request, &curriculum);

