@@ -3,7 +3,9 @@
 #
 #   native       a trivial native function through the function host ≥ 0.8 × the same
 #                handler answering directly from actix-web (bench/src/bin/functions_host.rs)
-#   deno         a trivial Edge Function through the gateway ≥ 0.5 × Deno serving it alone
+#   deno         a trivial Edge Function through the gateway ≥ 0.5 × Deno serving it alone;
+#                nginx relaying to that same Deno (keep-alive upstream) is measured beside
+#                it as the reference for any out-of-process relay (docs/decisions/0007)
 #   generation   the default model (Qwen2.5-Coder-1.5B-Instruct Q4_K_M) in the gateway:
 #                skeleton ≤ 1 s, first model text ≤ 8 s, a whole single-class plan ≤ 90 s,
 #                over BENCH_AI_PLANS plans across levels and subjects no OA code but the
@@ -55,6 +57,13 @@ wait_http() {
 cd "$ROOT"
 log "building the release gateway and the function host benchmark"
 cargo build --release --locked -p cielo-gateway -p cielo-bench --bins >&2
+if ! command -v nginx >/dev/null && [[ $(id -u) == 0 ]]; then
+  log "installing nginx (the relay reference) with apt-get"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null 2>&1 || {
+    DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null
+  }
+fi
 scripts/npm-install.sh functions/runtime >&2
 DENO=$(compgen -G "$ROOT/functions/runtime/node_modules/@deno/*/deno" | head -n 1)
 CIELO=$TARGET_DIR/release/cielo
@@ -135,6 +144,27 @@ Deno.serve({ port: $DENO_PORT, hostname: '127.0.0.1' }, () => new Response('{"me
 EOF
 (exec setsid "$DENO" run --allow-net "$WORK/deno-alone.ts") >"$WORK/deno.log" 2>&1 &
 PIDS+=($!)
+# nginx in front of that Deno: what a relay with no logic of its own costs.
+NGINX_PORT=$(free_port)
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes $THREADS;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx-body;
+  proxy_temp_path $WORK/nginx-proxy;
+  upstream deno { server 127.0.0.1:$DENO_PORT; keepalive 64; }
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    location / { proxy_pass http://deno; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+EOF
+(exec setsid nginx -c "$WORK/nginx.conf") >>"$WORK/nginx.log" 2>&1 &
+PIDS+=($!)
 
 log "starting the gateways"
 start_gateway local AI_MODEL_PATH="$MODEL"
@@ -151,6 +181,7 @@ PIDS+=($!)
 HOST_PID=$!
 wait_http "http://127.0.0.1:$DIRECT_PORT/"
 wait_http "http://127.0.0.1:$DENO_PORT/"
+wait_http "http://127.0.0.1:$NGINX_PORT/"
 curl -sf -o /dev/null -H "apikey: $ANON" "http://127.0.0.1:$GW_PORT/functions/v1/hello"
 curl -sf -o /dev/null -H "apikey: $ANON" "http://127.0.0.1:$HOST_PORT/functions/v1/hello"
 
@@ -162,6 +193,7 @@ if part host; then
     load "http://127.0.0.1:$DIRECT_PORT/" "actix-$round"
     load "http://127.0.0.1:$GW_PORT/functions/v1/hello" "deno-gw-$round"
     load "http://127.0.0.1:$DENO_PORT/" "deno-alone-$round"
+    load "http://127.0.0.1:$NGINX_PORT/" "deno-nginx-$round"
   done
 fi
 

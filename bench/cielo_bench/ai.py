@@ -196,6 +196,9 @@ def wrk_rate(path):
     return float(match.group(1))
 
 
+HOST_KEYS = ("host_date", "native", "deno", "deno_nginx", "deno_vs_nginx")
+
+
 def ai_report(work_dir, results_dir, model, threads, parts="host generation"):
     """Reads the run's files in `work_dir`, writes ai-latest.{json,md} to `results_dir`;
     a part not run this time keeps its numbers from ai-latest.json."""
@@ -216,9 +219,10 @@ def ai_report(work_dir, results_dir, model, threads, parts="host generation"):
     date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     g = {"cpus": os.cpu_count(), "model": model, "threads": int(threads)}
     if "host" in parts.split():
-        g.update(host_date=date, native=pair("native-", "actix-"), deno=pair("deno-gw-", "deno-alone-"))
+        g.update(host_date=date, native=pair("native-", "actix-"), deno=pair("deno-gw-", "deno-alone-"),
+                 deno_nginx=pair("deno-nginx-", "deno-alone-"), deno_vs_nginx=pair("deno-gw-", "deno-nginx-"))
     else:
-        g.update({key: previous[key] for key in ("host_date", "native", "deno")})
+        g.update({key: previous[key] for key in HOST_KEYS if key in previous})
     if "generation" in parts.split():
         g.update(generation_date=date,
                  local=summarize(load(os.path.join(work_dir, "local.jsonl"))),
@@ -245,10 +249,16 @@ def markdown(g):
           f"| trivial native function | {native['rate']:.0f} | the same handler in actix-web | "
           f"{native['peer_rate']:.0f} | {native['ratio']:.2f} |",
           f"| trivial Deno function | {deno['rate']:.0f} | Deno serving it alone | "
-          f"{deno['peer_rate']:.0f} | {deno['ratio']:.2f} |",
-          "", f"## Generation ({g['generation_date']}, {g['model']}, {g['threads']} threads)", "",
-          "| Provider | plans | skeleton max s | first text median / max s | plan median / max s | tokens/s |",
-          "|---|---:|---:|---:|---:|---:|"]
+          f"{deno['peer_rate']:.0f} | {deno['ratio']:.2f} |"]
+    if "deno_nginx" in g:
+        relay, versus = g["deno_nginx"], g["deno_vs_nginx"]
+        md += [f"| the same Deno behind nginx (reference relay) | {relay['rate']:.0f} | Deno serving it alone | "
+               f"{relay['peer_rate']:.0f} | {relay['ratio']:.2f} |",
+               f"| trivial Deno function | {versus['rate']:.0f} | the same Deno behind nginx | "
+               f"{versus['peer_rate']:.0f} | {versus['ratio']:.2f} |"]
+    md += ["", f"## Generation ({g['generation_date']}, {g['model']}, {g['threads']} threads)", "",
+           "| Provider | plans | skeleton max s | first text median / max s | plan median / max s | tokens/s |",
+           "|---|---:|---:|---:|---:|---:|"]
     for name, r in (("embedded (llama-cpp-2)", local), ("llama.cpp's llama-server", peer)):
         md.append(f"| {name} | {r['plans']} | {r['skeleton_s_max']:.2f} | {r['first_text_s_median']:.1f} / "
                   f"{r['first_text_s_max']:.1f} | {r['done_s_median']:.1f} / {r['done_s_max']:.1f} | "

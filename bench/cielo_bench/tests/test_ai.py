@@ -59,6 +59,18 @@ class ReportTest(unittest.TestCase):
         self.assertTrue(met["single-class plan ≤ 90 s (worst)"])
         self.assertTrue(met["OA codes not requested"])
 
+    def test_the_relay_reference_is_reported_beside_deno(self):
+        plan = {"skeleton_s": 0.02, "first_text_s": 4.0, "done_s": 60.0, "completion_tokens": 1200,
+                "problems": [], "source": "model"}
+        rate = {"rate": 50000.0, "peer_rate": 120000.0, "ratio": 0.42, "rounds": 3}
+        g = {"cpus": 2, "model": "m.gguf", "threads": 2, "host_date": "d", "generation_date": "d",
+             "native": rate, "deno": rate, "deno_nginx": rate, "deno_vs_nginx": dict(rate, ratio=0.95),
+             "local": ai.summarize([plan]), "llama_server": ai.summarize([plan])}
+        g["checks"] = [{"name": n, "value": v, "target": t, "met": True} for n, v, t, _ in ai.checks(g)]
+        text = ai.markdown(g)
+        self.assertIn("| the same Deno behind nginx (reference relay) | 50000 |", text)
+        self.assertIn("| the same Deno behind nginx | 120000 | 0.95 |", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,12 +1,12 @@
 // Runs one Edge Function in its own Deno process for the gateway's functions/v1 host.
 //
 // The function's module calls `Deno.serve(handler)` as it does on Supabase; here that call
-// listens on a free loopback port instead, which this script prints as
-// `CIELO_LISTENING <port>` on stdout for the gateway to relay to. A handler that throws
+// listens on the unix socket the gateway names (the second argument) instead, and this
+// script prints `CIELO_LISTENING` on stdout once requests can be relayed to it. A handler that throws
 // answers 500 with the `x-cielo-worker-error` marker, which the gateway turns into the edge
 // runtime's WORKER_ERROR. Exit codes: 70 the module failed to load, 71 it never served.
 
-const entrypoint = Deno.args[0];
+const [entrypoint, socket] = Deno.args;
 const nativeServe = Deno.serve.bind(Deno);
 let serving = false;
 
@@ -17,6 +17,13 @@ function splitServeArguments(args) {
   return { options, handler };
 }
 
+// The caller's address as the gateway saw it: the last `x-forwarded-for` entry (the socket's
+// own peer is the gateway).
+function remoteAddr(request) {
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",");
+  return { transport: "tcp", hostname: hops[hops.length - 1].trim(), port: 0 };
+}
+
 Deno.serve = (...args) => {
   if (serving) throw new Error("Deno.serve can be called once per function");
   serving = true;
@@ -24,17 +31,16 @@ Deno.serve = (...args) => {
   if (typeof handler !== "function") throw new TypeError("Deno.serve needs a handler");
   const guarded = async (request, info) => {
     try {
-      return await handler(request, info);
+      return await handler(request, { ...info, remoteAddr: remoteAddr(request) });
     } catch (error) {
       console.error(error);
       return new Response(null, { status: 500, headers: { "x-cielo-worker-error": "1" } });
     }
   };
   return nativeServe({
-    hostname: "127.0.0.1",
-    port: 0,
+    path: socket,
     signal: options.signal,
-    onListen: ({ port }) => console.log(`CIELO_LISTENING ${port}`),
+    onListen: () => console.log("CIELO_LISTENING"),
     onError: (error) => {
       console.error(error);
       return new Response(null, { status: 500, headers: { "x-cielo-worker-error": "1" } });

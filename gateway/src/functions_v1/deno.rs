@@ -1,13 +1,13 @@
 //! Edge Functions under Deno: one worker process per function, started on the first request
-//! by our bootstrap script (which points the function's `Deno.serve` at a loopback port),
+//! by our bootstrap script (which points the function's `Deno.serve` at a unix socket),
 //! kept warm, replaced when the functions directory changed or the process died, and
-//! stopped at the wall-time limit. Requests and answers are relayed over loopback HTTP with
-//! both bodies streamed. Each way a worker fails maps to one [`FunctionError`].
+//! stopped at the wall-time limit. Requests and answers are relayed as HTTP/1.1 over that
+//! socket with both bodies streamed. Each way a worker fails maps to one [`FunctionError`].
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -15,9 +15,16 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use bytes::Bytes;
 use functions::FunctionError;
-use futures_util::StreamExt;
+use futures_util::{StreamExt, TryStreamExt};
+use http_body::Body as _;
+use http_body_util::BodyExt;
+use http_body_util::combinators::UnsyncBoxBody;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use hyperlocal::UnixConnector;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::directory::{self, DirectoryWatch, FunctionSource};
@@ -28,7 +35,7 @@ const BOOTSTRAP: &str = include_str!("bootstrap.mjs");
 /// Response header by which the bootstrap reports an uncaught exception in the handler.
 const WORKER_ERROR_MARKER: &str = "x-cielo-worker-error";
 /// Line the bootstrap prints once the function listens.
-const LISTENING: &str = "CIELO_LISTENING ";
+const LISTENING: &str = "CIELO_LISTENING";
 /// How much of a worker's stderr is kept to tell why it died.
 const STDERR_TAIL: usize = 8 * 1024;
 /// Headers that belong to one connection, never relayed.
@@ -63,8 +70,23 @@ pub struct DenoRuntime {
     /// Whether the directory changed since a worker started (looked at now and then).
     watch: Arc<DirectoryWatch>,
     bootstrap: PathBuf,
-    client: reqwest::Client,
+    /// Where the workers' sockets are: a short path of its own, as socket paths are limited
+    /// to 107 bytes.
+    socket_dir: PathBuf,
     slots: Mutex<HashMap<String, Slot>>,
+}
+
+/// A request body on its way to a worker.
+type RelayBody = UnsyncBoxBody<Bytes, std::io::Error>;
+
+thread_local! {
+    /// Each HTTP worker thread keeps its own connections to the workers: a connection is
+    /// driven by the runtime of the thread that opened it, and sharing one between threads
+    /// would cost a cross-thread wake-up per request.
+    static RELAY_CLIENT: Client<UnixConnector, RelayBody> =
+        Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .build(UnixConnector);
 }
 
 /// One function's worker, if running; locked while it boots so one process starts.
@@ -72,11 +94,14 @@ type Slot = Arc<tokio::sync::Mutex<Option<Arc<Worker>>>>;
 
 #[derive(Debug)]
 struct Worker {
-    port: u16,
+    socket: PathBuf,
     fingerprint: Option<SystemTime>,
-    child: Mutex<Child>,
+    /// Set by the worker's supervisor once its process ended.
+    exited: Arc<AtomicBool>,
     /// Set when the gateway stopped it: it is not reused even before the process is gone.
     stopped: AtomicBool,
+    /// Tells the supervisor to kill the process.
+    kill: Arc<Notify>,
     stderr_tail: Arc<Mutex<String>>,
     /// Held open for the worker's life: the bootstrap exits when it closes, so workers
     /// never outlive a gateway that was killed.
@@ -86,19 +111,12 @@ struct Worker {
 impl Worker {
     /// Whether it can serve no more: stopped by the gateway, or its process ended.
     fn has_exited(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
-            || self
-                .child
-                .lock()
-                .map(|mut child| !matches!(child.try_wait(), Ok(None)))
-                .unwrap_or(true)
+        self.stopped.load(Ordering::Relaxed) || self.exited.load(Ordering::Relaxed)
     }
 
     fn stop(&self) {
         self.stopped.store(true, Ordering::Relaxed);
-        if let Ok(mut child) = self.child.lock() {
-            let _ = child.start_kill();
-        }
+        self.kill.notify_one();
     }
 
     /// Why the process died, from what it last wrote.
@@ -153,16 +171,17 @@ impl DenoRuntime {
             .join(format!("bootstrap.mjs.{}", std::process::id()));
         std::fs::write(&staging, BOOTSTRAP)?;
         std::fs::rename(&staging, &bootstrap)?;
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .build()
-            .map_err(std::io::Error::other)?;
+        let socket_dir = std::env::temp_dir().join(format!(
+            "cielo-functions-{}-{}",
+            std::process::id(),
+            NEXT_SOCKET.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&socket_dir)?;
         Ok(Self {
             settings,
             watch,
             bootstrap,
-            client,
+            socket_dir,
             slots: Mutex::new(HashMap::new()),
         })
     }
@@ -183,26 +202,50 @@ impl DenoRuntime {
         // Counted from a ready worker: a cold boot has its own limit, and counting it here
         // too would let a slow boot time out the request and stop the worker it just warmed.
         let deadline = Instant::now() + self.settings.timeout;
-        let mut url = format!("http://127.0.0.1:{}/{name}{sub_path}", worker.port);
+        let mut path = format!("/{name}{sub_path}");
         if !request.query_string().is_empty() {
-            url.push('?');
-            url.push_str(request.query_string());
+            path.push('?');
+            path.push_str(request.query_string());
         }
-        let Ok(method) = reqwest::Method::from_bytes(request.method().as_str().as_bytes()) else {
+        let Ok(method) = http::Method::from_bytes(request.method().as_str().as_bytes()) else {
             return error_response(FunctionError::MethodNotAllowed);
         };
         // `Content-Length` goes along with the streamed body, so the function sees it.
-        let mut outgoing = self.client.request(method, url);
+        let mut outgoing = http::Request::builder()
+            .method(method)
+            .uri(hyperlocal::Uri::new(&worker.socket, &path));
+        let mut forwarded_for = None;
         for (header, value) in request.headers() {
-            if !HOP_BY_HOP.contains(&header.as_str()) {
+            if header == actix_web::http::header::X_FORWARDED_FOR {
+                forwarded_for = value.to_str().ok();
+            } else if !HOP_BY_HOP.contains(&header.as_str()) {
                 outgoing = outgoing.header(header.as_str(), value.as_bytes());
             }
         }
-        if has_body(request) {
-            outgoing = outgoing.body(reqwest::Body::wrap_stream(forward_body(body)));
+        // The worker's peer is this socket: the caller's address goes along as a proxy's does.
+        if let Some(peer) = request.peer_addr() {
+            let hops = match forwarded_for {
+                Some(earlier) => format!("{earlier}, {}", peer.ip()),
+                None => peer.ip().to_string(),
+            };
+            outgoing = outgoing.header("x-forwarded-for", hops);
+        } else if let Some(earlier) = forwarded_for {
+            outgoing = outgoing.header("x-forwarded-for", earlier);
         }
+        let body = if has_body(request) {
+            let frames = forward_body(body).map_ok(hyper::body::Frame::data);
+            http_body_util::StreamBody::new(frames).boxed_unsync()
+        } else {
+            http_body_util::Empty::new()
+                .map_err(|never| match never {})
+                .boxed_unsync()
+        };
+        let Ok(outgoing) = outgoing.body(body) else {
+            return error_response(FunctionError::Relay);
+        };
 
-        let answer = match tokio::time::timeout_at(deadline, outgoing.send()).await {
+        let sent = RELAY_CLIENT.with(|client| client.request(outgoing));
+        let answer = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => {
                 tracing::warn!(
                     function = name,
@@ -230,12 +273,13 @@ impl DenoRuntime {
         let mut response = HttpResponse::build(status);
         for (header, value) in answer.headers() {
             // The length is the body's own (below).
-            if !HOP_BY_HOP.contains(&header.as_str()) && header != reqwest::header::CONTENT_LENGTH {
+            if !HOP_BY_HOP.contains(&header.as_str()) && header != http::header::CONTENT_LENGTH {
                 response.append_header((header.as_str(), value.as_bytes()));
             }
         }
-        let length = answer.content_length();
-        let stream = until_deadline(answer.bytes_stream(), deadline);
+        let body = answer.into_body();
+        let length = body.size_hint().exact();
+        let stream = until_deadline(body.into_data_stream(), deadline);
         match length {
             Some(length) => response.body(actix_web::body::SizedStream::new(length, stream)),
             None => response.streaming(stream),
@@ -253,7 +297,7 @@ impl DenoRuntime {
             slots.entry(name.to_owned()).or_default().clone()
         };
         let mut slot = slot.lock().await;
-        let fingerprint = self.watch.fingerprint();
+        let fingerprint = self.watch.current().fingerprint();
         if let Some(worker) = slot.as_ref() {
             if worker.fingerprint == fingerprint && !worker.has_exited() {
                 return Ok(worker.clone());
@@ -275,6 +319,10 @@ impl DenoRuntime {
         let settings = &self.settings;
         let entrypoint =
             url::Url::from_file_path(&source.entrypoint).map_err(|()| FunctionError::BootError)?;
+        let socket = self.socket_dir.join(format!(
+            "{}.sock",
+            NEXT_SOCKET.fetch_add(1, Ordering::Relaxed)
+        ));
         let deno_dir = settings.work_dir.join("deno");
         // Functions may write temporary files, as on Supabase.
         let temp_dir = std::env::temp_dir();
@@ -304,6 +352,7 @@ impl DenoRuntime {
         command
             .arg(&self.bootstrap)
             .arg(entrypoint.as_str())
+            .arg(&socket)
             .current_dir(&source.dir)
             .env_clear()
             .env("DENO_DIR", &deno_dir)
@@ -332,15 +381,15 @@ impl DenoRuntime {
         let mut lines = BufReader::new(stdout).lines();
         let listening = tokio::time::timeout(settings.timeout, async {
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(port) = line.strip_prefix(LISTENING) {
-                    return port.trim().parse::<u16>().ok();
+                if line == LISTENING {
+                    return true;
                 }
                 tracing::info!(function = name, "{line}");
             }
-            None
+            false
         })
         .await;
-        let Ok(Some(port)) = listening else {
+        let Ok(true) = listening else {
             let _ = child.start_kill();
             let tail = stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
             tracing::warn!(function = name, stderr = %tail, "function failed to boot");
@@ -352,15 +401,47 @@ impl DenoRuntime {
                 tracing::info!(function, "{line}");
             }
         });
+        let exited = Arc::new(AtomicBool::new(false));
+        let kill = Arc::new(Notify::new());
+        tokio::spawn(supervise(
+            child,
+            kill.clone(),
+            exited.clone(),
+            socket.clone(),
+        ));
         Ok(Worker {
-            port,
+            socket,
             fingerprint,
-            child: Mutex::new(child),
+            exited,
             stopped: AtomicBool::new(false),
+            kill,
             stderr_tail,
             _stdin: stdin,
         })
     }
+}
+
+impl Drop for DenoRuntime {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.socket_dir);
+    }
+}
+
+/// Numbers socket directories and sockets so no two are the same path.
+static NEXT_SOCKET: AtomicU64 = AtomicU64::new(0);
+
+/// Waits for a worker's process to end, or kills it when told to; then marks it exited and
+/// removes its socket. Watching here keeps the request path free of `waitpid` calls.
+async fn supervise(mut child: Child, kill: Arc<Notify>, exited: Arc<AtomicBool>, socket: PathBuf) {
+    tokio::select! {
+        _ = child.wait() => {}
+        () = kill.notified() => {
+            let _ = child.start_kill();
+            let _ = child.wait().await;
+        }
+    }
+    exited.store(true, Ordering::Relaxed);
+    let _ = std::fs::remove_file(&socket);
 }
 
 /// A dead worker's failure: V8 reports its heap limit on stderr before aborting.
@@ -427,10 +508,13 @@ fn forward_body(
 }
 
 /// The answer's body, cut off with an error at the wall-time limit.
-fn until_deadline(
-    body: impl futures_util::Stream<Item = reqwest::Result<Bytes>> + Unpin + 'static,
+fn until_deadline<E>(
+    body: impl futures_util::Stream<Item = Result<Bytes, E>> + Unpin + 'static,
     deadline: Instant,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static {
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static
+where
+    E: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     futures_util::stream::unfold(Some(body), move |state| async move {
         let mut body = state?;
         match tokio::time::timeout_at(deadline, body.next()).await {
@@ -481,7 +565,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_body_still_running_at_the_deadline_is_cut_off_with_an_error() {
-        let first: reqwest::Result<Bytes> = Ok(Bytes::from_static(b"first"));
+        let first: std::io::Result<Bytes> = Ok(Bytes::from_static(b"first"));
         let endless = futures_util::stream::iter([first]).chain(futures_util::stream::pending());
         let deadline = Instant::now() + Duration::from_millis(50);
         let mut body = Box::pin(until_deadline(Box::pin(endless), deadline));

@@ -1,8 +1,9 @@
 //! The functions directory as the Supabase CLI lays it out: `<dir>/<name>/index.ts` (or
 //! `.js`, `.mjs`, `.tsx`) per function, names starting with `_` or `.` being shared code;
 //! `verify_jwt` per function in the `config.toml` next to the directory
-//! (`[functions.<name>]`); env from `<dir>/.env` then `<dir>/<name>/.env`. Everything is
-//! read on each request, so a function added or edited is served without a restart.
+//! (`[functions.<name>]`); env from `<dir>/.env` then `<dir>/<name>/.env`. The directory is
+//! looked at again at most every [`RECHECK_AFTER`], so a function added or edited is served
+//! without a restart and requests in between touch no file.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -118,19 +119,63 @@ pub fn function_env(root: &Path, source: &FunctionSource) -> Vec<(String, String
 /// soon after it is saved, and requests in between cost no file-system walk.
 pub const RECHECK_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
 
-/// The functions directory as last looked at: its fingerprint and `config.toml`, looked at
-/// again once [`RECHECK_AFTER`] has passed.
+/// The functions directory as last looked at: its functions, their `verify_jwt` and its
+/// fingerprint, looked at again once [`RECHECK_AFTER`] has passed.
 #[derive(Debug)]
 pub struct DirectoryWatch {
     root: std::path::PathBuf,
-    seen: std::sync::Mutex<Option<Seen>>,
+    seen: std::sync::Mutex<Option<std::sync::Arc<Seen>>>,
 }
 
-#[derive(Debug, Clone)]
-struct Seen {
+/// One look at the directory.
+#[derive(Debug)]
+pub struct Seen {
     at: std::time::Instant,
     fingerprint: Option<SystemTime>,
-    config: std::sync::Arc<str>,
+    functions: std::collections::HashMap<String, FunctionSource>,
+    /// Functions whose `config.toml` section says `verify_jwt = false`.
+    unverified: std::collections::HashSet<String>,
+}
+
+impl Seen {
+    fn look(root: &Path, at: std::time::Instant) -> Self {
+        let functions = std::fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                find(root, &name).map(|source| (name, source))
+            })
+            .collect::<std::collections::HashMap<_, _>>();
+        let config = std::fs::read_to_string(config_path(root)).unwrap_or_default();
+        let unverified = functions
+            .keys()
+            .filter(|name| !verify_jwt(&config, name))
+            .cloned()
+            .collect();
+        Seen {
+            at,
+            fingerprint: fingerprint(root),
+            functions,
+            unverified,
+        }
+    }
+
+    /// The function `name`, if it has an entry point.
+    pub fn function(&self, name: &str) -> Option<&FunctionSource> {
+        self.functions.get(name)
+    }
+
+    /// Whether calls to `name` need a valid JWT (the default).
+    pub fn verify_jwt(&self, name: &str) -> bool {
+        !self.unverified.contains(name)
+    }
+
+    /// The directory's [`fingerprint`].
+    pub fn fingerprint(&self) -> Option<SystemTime> {
+        self.fingerprint
+    }
 }
 
 impl DirectoryWatch {
@@ -141,7 +186,8 @@ impl DirectoryWatch {
         }
     }
 
-    fn current(&self) -> Seen {
+    /// The directory as seen at most [`RECHECK_AFTER`] ago.
+    pub fn current(&self) -> std::sync::Arc<Seen> {
         let now = std::time::Instant::now();
         let mut seen = self
             .seen
@@ -150,27 +196,11 @@ impl DirectoryWatch {
         match &*seen {
             Some(last) if now.duration_since(last.at) < RECHECK_AFTER => last.clone(),
             _ => {
-                let fresh = Seen {
-                    at: now,
-                    fingerprint: fingerprint(&self.root),
-                    config: std::fs::read_to_string(config_path(&self.root))
-                        .unwrap_or_default()
-                        .into(),
-                };
+                let fresh = std::sync::Arc::new(Seen::look(&self.root, now));
                 *seen = Some(fresh.clone());
                 fresh
             }
         }
-    }
-
-    /// The directory's [`fingerprint`], at most [`RECHECK_AFTER`] old.
-    pub fn fingerprint(&self) -> Option<SystemTime> {
-        self.current().fingerprint
-    }
-
-    /// `config.toml`'s text (empty when there is none), at most [`RECHECK_AFTER`] old.
-    pub fn config(&self) -> std::sync::Arc<str> {
-        self.current().config
     }
 }
 

@@ -10,7 +10,6 @@ pub mod deno;
 pub mod directory;
 pub mod native;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use actix_web::http::{Method, StatusCode};
@@ -29,8 +28,7 @@ pub use self::native::NativeFunction;
 pub struct FunctionsHost {
     keys: ProjectKeys,
     anon_role: String,
-    functions_dir: PathBuf,
-    /// `config.toml` and the directory's fingerprint, looked at now and then.
+    /// The functions directory, its `config.toml` and fingerprint, looked at now and then.
     watch: Arc<directory::DirectoryWatch>,
     natives: NativeFunctions,
     /// `None` when the runtime's work directory could not be prepared (logged at start).
@@ -64,7 +62,7 @@ impl FunctionsHost {
             memory_limit_mb: functions.memory_limit_mb,
             timeout: functions.timeout,
         };
-        let watch = Arc::new(directory::DirectoryWatch::new(functions_dir.clone()));
+        let watch = Arc::new(directory::DirectoryWatch::new(functions_dir));
         let deno = DenoRuntime::new(deno_settings, watch.clone())
             .inspect_err(|error| {
                 tracing::error!(%error, "could not prepare the Edge Functions runtime");
@@ -73,7 +71,6 @@ impl FunctionsHost {
         Self {
             anon_role: settings.rest.anon_role.clone(),
             keys,
-            functions_dir,
             watch,
             natives,
             deno,
@@ -114,7 +111,8 @@ async fn unknown_function() -> HttpResponse {
 /// Where a request goes.
 enum Target {
     Native(std::sync::Arc<dyn NativeFunction>),
-    Edge(directory::FunctionSource),
+    /// An Edge Function, and whether it takes only valid JWTs.
+    Edge(directory::FunctionSource, bool),
 }
 
 /// parse → route → authorize → relay → respond. An unknown name is `404` before any token
@@ -149,16 +147,18 @@ async fn invoke(
     // Route.
     let target = if let Some(native) = host.natives.get(&name) {
         Target::Native(native)
-    } else if let Some(source) = directory::find(&host.functions_dir, &name) {
-        Target::Edge(source)
     } else {
-        return error_response(FunctionError::NotFound);
+        let directory = host.watch.current();
+        match directory.function(&name) {
+            Some(source) => Target::Edge(source.clone(), directory.verify_jwt(&name)),
+            None => return error_response(FunctionError::NotFound),
+        }
     };
 
     // Authorize. Preflights never carry a token, so they are not checked (as Supabase).
     let verify_jwt = match &target {
         Target::Native(native) => native.verify_jwt(),
-        Target::Edge(_) => directory::verify_jwt(&host.watch.config(), &name),
+        Target::Edge(_, verify_jwt) => *verify_jwt,
     };
     // Without verify_jwt the token is not looked at: Edge Functions read the header
     // themselves, and native ones that take anyone get no caller.
@@ -183,7 +183,7 @@ async fn invoke(
                 })
                 .await
         }
-        Target::Edge(source) => match &host.deno {
+        Target::Edge(source, _) => match &host.deno {
             Some(deno) => deno.relay(&name, &source, &request, body, &sub_path).await,
             None => error_response(FunctionError::BootError),
         },
