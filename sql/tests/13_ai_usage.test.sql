@@ -34,7 +34,7 @@ SELECT throws_ok($$SELECT record_ai_usage(tests.teacher_b(), 'r5', 'zona', 1, 0)
 SELECT throws_ok($$SELECT record_ai_usage(tests.teacher_b(), 'r1', 'zona', 1, 0)$$, '23505', NULL,
   'a request id of one user cannot be replayed for another');
 SELECT results_eq($$SELECT stars_cost, stars_charged FROM record_ai_usage(tests.creator(), 'r6', 'borrador', 3000, 0)$$,
-  $$VALUES (6, 0)$$, 'users outside the demo are recorded without a charge');
+  $$VALUES (6, 6)$$, 'users outside the demo spend their monthly allowance (15_ai_allowance)');
 SELECT throws_ok($$SELECT record_ai_usage(tests.creator(), 'r7', 'BAD FEATURE', 1, 0)$$, '23514', NULL, 'features are snake_case names');
 SELECT throws_ok($$SELECT record_ai_usage(tests.creator(), 'r8', 'zona', -1, 0)$$, '23514', NULL, 'token counts are not negative');
 SELECT throws_ok($$UPDATE ai_usage_ledger SET stars_charged = 0$$, '42501', NULL, 'the ledger is append-only, even for service_role');

@@ -48,6 +48,30 @@ export type Database = {
         }
         Relationships: []
       }
+      ai_allowance: {
+        Row: {
+          address_daily_generations: number
+          id: boolean
+          monthly_stars: number | null
+          updated_at: string
+          visitor_daily_generations: number
+        }
+        Insert: {
+          address_daily_generations?: number
+          id?: boolean
+          monthly_stars?: number | null
+          updated_at?: string
+          visitor_daily_generations?: number
+        }
+        Update: {
+          address_daily_generations?: number
+          id?: boolean
+          monthly_stars?: number | null
+          updated_at?: string
+          visitor_daily_generations?: number
+        }
+        Relationships: []
+      }
       ai_usage_ledger: {
         Row: {
           completion_tokens: number
@@ -1183,6 +1207,16 @@ export type Database = {
       }
     }
     Views: {
+      ai_allowance_status: {
+        Row: {
+          month: string | null
+          monthly_stars: number | null
+          remaining_stars: number | null
+          used_stars: number | null
+          user_id: string | null
+        }
+        Relationships: []
+      }
       demo_stars: {
         Row: {
           demo_end_date: string | null

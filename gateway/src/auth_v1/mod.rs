@@ -180,18 +180,10 @@ impl Ctx {
             url::form_urlencoded::parse(http.query_string().as_bytes())
                 .map(|(k, v)| (k.into_owned(), v.into_owned()))
                 .collect();
-        let trusted = settings
-            .rate_limits
-            .header
-            .as_deref()
-            .and_then(&header)
-            .and_then(|value| value.split(',').next().map(|first| first.trim().to_owned()))
-            .filter(|value| !value.is_empty());
-        let client_ip = trusted.unwrap_or_else(|| {
-            http.peer_addr()
-                .map(|peer| peer.ip().to_string())
-                .unwrap_or_default()
-        });
+        let client_ip = crate::edge::client_address::client_address(
+            http,
+            settings.rate_limits.header.as_deref(),
+        );
         let redirect_to = header("redirect_to").or_else(|| {
             query
                 .iter()

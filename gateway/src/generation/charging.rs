@@ -1,10 +1,12 @@
-//! Estrellas Cielo for a generation: what the user's balance allows before the model runs
-//! (an expired or suspended demo is refused, and so is a demo with no star left), and the
-//! one charge afterwards through `public.record_ai_usage`, which takes the stars atomically,
+//! Estrellas Cielo for a generation: what the caller's balance allows before the model runs
+//! (an expired or suspended demo is refused, and so is a balance without a star left: the
+//! demo's, or the monthly allowance of users outside the demo), the free daily generations of
+//! anonymous visitors (claimed before generating, per visitor and per address), and the one
+//! charge afterwards through `public.record_ai_usage`, which takes the stars atomically,
 //! capped at what remains, idempotently per request id. The answer is stored with its charge,
 //! so a replayed request id gets the answer it paid for without running the model again.
-//! It runs on the owner's connections: the function is executable by trusted servers only,
-//! never by an API role.
+//! It runs on the owner's connections: these functions are executable by trusted servers
+//! only, never by an API role.
 
 use deadpool_postgres::Pool;
 use serde_json::Value;
@@ -12,42 +14,97 @@ use uuid::Uuid;
 
 use super::error::GenerationError;
 
-/// Where a user stands before generating.
+/// Where a caller stands before generating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Standing {
     /// In the demo, active, with this many stars left (possibly 0).
     Demo { remaining: i64 },
-    /// Outside the demo: usage is recorded without a charge.
-    NotInDemo,
+    /// Signed in outside the demo: the month's allowance left, `None` without a monthly limit.
+    Allowance { remaining: Option<i64> },
+    /// An anonymous visitor: free generations, limited per day; nothing is charged.
+    Visitor,
 }
 
-/// The user's standing; an expired or suspended demo is `demo_expired`.
-pub async fn standing(pool: &Pool, user_id: Uuid) -> Result<Standing, GenerationError> {
-    let client = pool.get().await?;
-    let row = client
-        .query_opt(
-            "SELECT d.is_active AND private.chile_today() <= d.demo_end_date,
-                    (d.total_stars - d.used_stars)::bigint
-               FROM public.demo_users_2025 d
-              WHERE d.user_id = $1",
-            &[&user_id],
-        )
-        .await?;
-    match row {
-        None => Ok(Standing::NotInDemo),
-        Some(row) if !row.get::<_, bool>(0) => Err(GenerationError::DemoExpired),
-        Some(row) => Ok(Standing::Demo {
-            remaining: row.get(1),
-        }),
+impl Standing {
+    /// The most stars a generation may cost, when there is a limit.
+    pub fn budget(self) -> Option<u64> {
+        match self {
+            Standing::Demo { remaining }
+            | Standing::Allowance {
+                remaining: Some(remaining),
+            } => Some(u64::try_from(remaining).unwrap_or(0)),
+            Standing::Allowance { remaining: None } | Standing::Visitor => None,
+        }
     }
 }
 
-/// Refuses, before the model runs, a generation the charge would refuse: a demo whose
-/// balance cannot pay the smallest generation (one star).
+/// The caller's standing: `None` when the user no longer exists; an expired or suspended
+/// demo is `demo_expired`.
+pub async fn standing(pool: &Pool, user_id: Uuid) -> Result<Option<Standing>, GenerationError> {
+    let client = pool.get().await?;
+    let row = client
+        .query_opt(
+            "SELECT u.is_anonymous,
+                    d.user_id IS NOT NULL,
+                    coalesce(d.is_active AND private.chile_today() <= d.demo_end_date, false),
+                    (d.total_stars - d.used_stars)::bigint,
+                    (a.monthly_stars - coalesce(m.used_stars, 0))::bigint
+               FROM auth.users u
+               LEFT JOIN public.demo_users_2025 d ON d.user_id = u.id
+               LEFT JOIN public.ai_allowance a ON true
+               LEFT JOIN private.ai_monthly_usage m
+                 ON m.user_id = u.id
+                AND m.month = date_trunc('month', private.chile_today())::date
+              WHERE u.id = $1",
+            &[&user_id],
+        )
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let (anonymous, in_demo, demo_open): (bool, bool, bool) = (row.get(0), row.get(1), row.get(2));
+    Ok(Some(match (anonymous, in_demo) {
+        (true, _) => Standing::Visitor,
+        (false, true) if !demo_open => return Err(GenerationError::DemoExpired),
+        (false, true) => Standing::Demo {
+            remaining: row.get(3),
+        },
+        (false, false) => Standing::Allowance {
+            remaining: row.get(4),
+        },
+    }))
+}
+
+/// Refuses, before the model runs, a generation the charge would refuse: a balance that
+/// cannot pay the smallest generation (one star).
 pub fn check_can_pay(standing: Standing) -> Result<(), GenerationError> {
-    match standing {
-        Standing::Demo { remaining } if remaining < 1 => Err(GenerationError::StarsExhausted),
+    match standing.budget() {
+        Some(budget) if budget < 1 => Err(GenerationError::StarsExhausted),
         _ => Ok(()),
+    }
+}
+
+/// Takes one of today's free generations of an anonymous visitor at `address`; refused once
+/// the visitor or the address used today's.
+pub async fn claim_visitor_generation(
+    pool: &Pool,
+    visitor: Uuid,
+    address: &str,
+) -> Result<(), GenerationError> {
+    let client = pool.get().await?;
+    let refused: Option<String> = client
+        .query_one(
+            "SELECT private.claim_visitor_generation($1, $2)",
+            &[&visitor, &address],
+        )
+        .await?
+        .get(0);
+    match refused {
+        None => Ok(()),
+        Some(limit) => {
+            tracing::info!(%visitor, address, limit, "a visitor's free generations are used up");
+            Err(GenerationError::VisitorLimit)
+        }
     }
 }
 
@@ -153,6 +210,24 @@ mod tests {
             Err(GenerationError::StarsExhausted)
         ));
         assert!(check_can_pay(Standing::Demo { remaining: 1 }).is_ok());
-        assert!(check_can_pay(Standing::NotInDemo).is_ok());
+    }
+
+    #[test]
+    fn outside_the_demo_the_monthly_allowance_pays_and_visitors_pay_nothing() {
+        assert!(matches!(
+            check_can_pay(Standing::Allowance { remaining: Some(0) }),
+            Err(GenerationError::StarsExhausted)
+        ));
+        assert!(check_can_pay(Standing::Allowance { remaining: Some(1) }).is_ok());
+        assert!(check_can_pay(Standing::Allowance { remaining: None }).is_ok());
+        assert!(check_can_pay(Standing::Visitor).is_ok());
+        assert_eq!(
+            Standing::Allowance {
+                remaining: Some(-3)
+            }
+            .budget(),
+            Some(0)
+        );
+        assert_eq!(Standing::Visitor.budget(), None);
     }
 }

@@ -23,6 +23,11 @@ pub enum GenerationError {
     /// The demo has no stars left for a generation.
     #[error("Estrellas Cielo agotadas")]
     StarsExhausted,
+    /// An anonymous visitor used today's free generations (hers, or her address's).
+    #[error(
+        "Se acabaron las generaciones gratuitas de hoy: crea una cuenta para seguir planificando con IA"
+    )]
+    VisitorLimit,
     /// The demo ended or was suspended.
     #[error("La demo de Estrellas Cielo no está activa")]
     DemoExpired,
@@ -51,6 +56,7 @@ impl GenerationError {
             GenerationError::NotAuthenticated => StatusCode::UNAUTHORIZED,
             GenerationError::StarsExhausted => StatusCode::PAYMENT_REQUIRED,
             GenerationError::DemoExpired => StatusCode::FORBIDDEN,
+            GenerationError::VisitorLimit => StatusCode::TOO_MANY_REQUESTS,
             GenerationError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             GenerationError::RequestIdConflict => StatusCode::CONFLICT,
             GenerationError::ModelUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -67,6 +73,7 @@ impl GenerationError {
             GenerationError::NotAuthenticated => "not_authenticated",
             GenerationError::StarsExhausted => "stars_exhausted",
             GenerationError::DemoExpired => "demo_expired",
+            GenerationError::VisitorLimit => "visitor_limit",
             GenerationError::MethodNotAllowed => "method_not_allowed",
             GenerationError::RequestIdConflict => "request_id_conflict",
             GenerationError::ModelUnavailable => "model_unavailable",
@@ -129,6 +136,7 @@ mod tests {
             (GenerationError::NotAuthenticated, 401, "not_authenticated"),
             (GenerationError::StarsExhausted, 402, "stars_exhausted"),
             (GenerationError::DemoExpired, 403, "demo_expired"),
+            (GenerationError::VisitorLimit, 429, "visitor_limit"),
         ];
         for (error, status, code) in cases {
             assert_eq!(error.status().as_u16(), status);

@@ -41,6 +41,7 @@ use self::error::GenerationError;
 use self::pipeline::{Draft, Event, Job};
 use crate::config::Settings;
 use crate::db::Database;
+use crate::edge::client_address::client_address;
 use crate::functions_v1::native::{Invocation, NativeFunction, NativeFunctions};
 use crate::telemetry::RequestId;
 
@@ -101,6 +102,7 @@ pub fn native_functions(settings: &Settings, db: &Database) -> NativeFunctions {
                 pool: db.owner.clone(),
                 provider: provider.clone(),
                 piece_max_tokens: settings.ai_zone_max_tokens,
+                address_header: settings.auth.rate_limits.header.clone(),
             },
         );
     }
@@ -117,6 +119,9 @@ pub struct GenerationFunction {
     pub provider: Option<Arc<dyn ChatProvider>>,
     /// Longest text asked for one piece (a zone, a selection), in tokens.
     pub piece_max_tokens: u32,
+    /// The header a trusted proxy sets with the client's address (`RATE_LIMIT_HEADER`):
+    /// visitors' free generations are counted per address too.
+    pub address_header: Option<String>,
 }
 
 impl NativeFunction for GenerationFunction {
@@ -125,10 +130,11 @@ impl NativeFunction for GenerationFunction {
         let provider = self.provider.clone();
         let kind = self.kind;
         let piece_max_tokens = self.piece_max_tokens;
+        let address = client_address(&invocation.request, self.address_header.as_deref());
         Box::pin(async move {
             let streaming = accepts_event_stream(&invocation);
             let with_model = provider.is_some();
-            let job = match prepare(kind, &pool, with_model, invocation).await {
+            let job = match prepare(kind, &pool, with_model, &address, invocation).await {
                 Ok(Prepared::Generate(draft, caller)) => Job {
                     draft,
                     user_id: caller.user_id,
@@ -170,11 +176,13 @@ enum Prepared {
 }
 
 /// Everything checked before generating: method, user, a replayed request id, body and
-/// curriculum, the model, stars.
+/// curriculum, the model, stars (or, for an anonymous visitor at `address`, one of today's
+/// free generations).
 async fn prepare(
     kind: Kind,
     pool: &Pool,
     with_model: bool,
+    address: &str,
     invocation: Invocation,
 ) -> Result<Prepared, GenerationError> {
     if invocation.request.method() != Method::POST {
@@ -190,9 +198,14 @@ async fn prepare(
     if !with_model && !kind.has_skeleton() {
         return Err(GenerationError::ModelUnavailable);
     }
-    let standing = charging::standing(pool, user_id).await?;
+    let standing = charging::standing(pool, user_id)
+        .await?
+        .ok_or(GenerationError::NotAuthenticated)?;
     if with_model {
         charging::check_can_pay(standing)?;
+        if standing == charging::Standing::Visitor {
+            charging::claim_visitor_generation(pool, user_id, address).await?;
+        }
     }
     Ok(Prepared::Generate(
         draft,
@@ -204,8 +217,8 @@ async fn prepare(
     ))
 }
 
-/// The user of a signed-in session (an `authenticated` token with a user id). The anon
-/// and service keys carry no user.
+/// The user of a signed-in session (an `authenticated` token with a user id), anonymous
+/// sign-ins included. The anon and service keys carry no user.
 fn signed_in_user(invocation: &Invocation) -> Option<Uuid> {
     let caller = invocation.caller.as_ref()?;
     if caller.anonymous || caller.role != "authenticated" {

@@ -169,10 +169,7 @@ async fn write_pieces(
     job: &Job,
     emit: &mut dyn FnMut(Event),
 ) -> Result<Written, GenerationError> {
-    let budget = match job.standing {
-        Standing::Demo { remaining } => Some(u64::try_from(remaining).unwrap_or(0)),
-        Standing::NotInDemo => None,
-    };
+    let budget = job.standing.budget();
     let pieces = &job.draft.pieces;
     let mut written = Written {
         prose: vec![None; pieces.len()],

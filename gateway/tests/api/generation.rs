@@ -250,12 +250,108 @@ async fn the_model_writes_every_zone_and_the_reported_tokens_are_charged_once() 
     assert_eq!(other["request_id"], gateway_id.as_str());
     assert_eq!(used_stars(&app, &teacher).await, (8, 2));
 
-    // Users outside the demo are recorded without a charge.
+    // Users outside the demo spend their monthly allowance (200 stars by default).
     let outsider = user(&app, None).await;
     let response = invoke(&app, &outsider).send().await.unwrap();
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
-    assert_eq!(body["usage"]["stars_charged"], 0);
+    assert_eq!(body["usage"]["stars_charged"], PLAN_STARS);
+}
+
+/// An anonymous visitor (a Supabase anonymous sign-in); returns the id.
+async fn visitor(app: &TestApp) -> String {
+    let id = uuid::Uuid::new_v4().to_string();
+    app.admin()
+        .await
+        .execute(
+            "INSERT INTO auth.users (instance_id, id, aud, role, is_anonymous, created_at, updated_at)
+             VALUES ('00000000-0000-0000-0000-000000000000', $1::text::uuid, 'authenticated',
+                     'authenticated', true, now(), now())",
+            &[&id],
+        )
+        .await
+        .unwrap();
+    id
+}
+
+fn invoke_as_visitor(app: &TestApp, visitor: &str) -> reqwest::RequestBuilder {
+    let now = chrono::Utc::now().timestamp();
+    let token = app.token(json!({
+        "sub": visitor, "role": "authenticated", "aud": "authenticated", "is_anonymous": true,
+        "iat": now, "exp": now + 3600, "app_metadata": {}, "user_metadata": {}
+    }));
+    app.http
+        .post(app.url("/functions/v1/generate-plan"))
+        .header("apikey", app.anon_key())
+        .bearer_auth(token)
+        .header("content-type", "application/json")
+        .body(PINNED)
+}
+
+#[actix_web::test]
+async fn outside_the_demo_a_monthly_allowance_pays_and_visitors_generate_free_within_limits() {
+    let (base, seen) = start_model_server();
+    let app = app_with_model(&base, "ok").await;
+    app.admin()
+        .await
+        .batch_execute(
+            "UPDATE public.ai_allowance
+                SET monthly_stars = 5, visitor_daily_generations = 2, address_daily_generations = 3",
+        )
+        .await
+        .unwrap();
+
+    // A plan costs 4: the allowance pays one, then the 1 star left, then nothing.
+    let teacher = user(&app, None).await;
+    let mut charged = Vec::new();
+    for _ in 0..2 {
+        let response = invoke(&app, &teacher).send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        charged.push(body["usage"]["stars_charged"].as_i64().unwrap());
+    }
+    assert_eq!(charged, [PLAN_STARS, 1]);
+    let before = seen.requests("ok");
+    let response = invoke(&app, &teacher).send().await.unwrap();
+    assert_eq!(response.status(), 402);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "stars_exhausted");
+    assert_eq!(seen.requests("ok"), before, "refused before the model runs");
+
+    // Visitors generate for free: two a day each, three a day from one address.
+    let first = visitor(&app).await;
+    for _ in 0..2 {
+        let response = invoke_as_visitor(&app, &first).send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["usage"]["stars_charged"], 0);
+        assert_eq!(body["source"], "model");
+    }
+    let before = seen.requests("ok");
+    let response = invoke_as_visitor(&app, &first).send().await.unwrap();
+    assert_eq!(response.status(), 429);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "visitor_limit");
+    assert_eq!(seen.requests("ok"), before, "refused before the model runs");
+
+    let second = visitor(&app).await;
+    let response = invoke_as_visitor(&app, &second).send().await.unwrap();
+    assert_eq!(response.status(), 200, "the address had one left");
+    let response = invoke_as_visitor(&app, &second).send().await.unwrap();
+    assert_eq!(response.status(), 429, "the address has none left");
+
+    let charged: i64 = app
+        .admin()
+        .await
+        .query_one(
+            "SELECT coalesce(sum(stars_charged), 0)::bigint FROM public.ai_usage_ledger
+              WHERE user_id IN ($1::text::uuid, $2::text::uuid)",
+            &[&first, &second],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(charged, 0, "visitors are recorded without a charge");
 }
 
 #[actix_web::test]

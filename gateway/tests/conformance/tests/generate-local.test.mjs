@@ -3,7 +3,8 @@
 // tests' SmolLM2-135M-Instruct, short zones so the suite stays fast). The plan's structure
 // and Spanish skeleton, zones the editor stores, OA codes only the requested ones, stars
 // charged exactly from the tokenizer's count, concurrent requests that cannot overspend a
-// demo, an expired demo refused before the model runs.
+// demo, an expired demo refused before the model runs, and an anonymous visitor (Supabase's
+// anonymous sign-in) generating for free within the daily limit.
 
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -26,6 +27,7 @@ const SETUP_SQL = `
     ('${TEACHER}', 100, 0, '2099-12-31'),
     ('${SCARCE}', ${SCARCE_STARS}, 0, '2099-12-31'),
     ('${EXPIRED}', 10, 0, '2020-12-31');
+  UPDATE public.ai_allowance SET visitor_daily_generations = 1;
 `
 
 const PINNED = { level_code: '7B', subject_code: 'matematica', objective_codes: ['MA07 OA 03'], blocks: 2 }
@@ -54,7 +56,7 @@ async function account(user) {
 
 before(async () => {
   const modelPath = await testModelPath()
-  gateway = await spawnGateway({ AI_MODEL_PATH: modelPath, AI_ZONE_MAX_TOKENS: '16' })
+  gateway = await spawnGateway({ AI_MODEL_PATH: modelPath, AI_ZONE_MAX_TOKENS: '16', ENABLE_ANONYMOUS_USERS: 'true' })
   await gateway.admin((client) => client.query(SETUP_SQL))
 })
 
@@ -148,5 +150,24 @@ describe('generate-plan with the embedded model', () => {
     assert.equal(result.response.status, 403)
     assert.equal((await result.error.context.json()).code, 'demo_expired')
     assert.deepEqual(await account(EXPIRED), { used: 0, charged: 0, entries: 0 })
+  })
+
+  test('an anonymous visitor generates for free, within the daily limit', async () => {
+    const visitor = createClient(gateway.url, gateway.anonKey, options)
+    const { data: signIn, error: signInError } = await visitor.auth.signInAnonymously()
+    assert.equal(signInError, null)
+    assert.equal(signIn.user.is_anonymous, true)
+
+    const first = await visitor.functions.invoke('generate-plan', { body: PINNED })
+    assert.equal(first.error, null)
+    assert.equal(first.data.source, 'model')
+    assert.equal(first.data.usage.stars_charged, 0)
+    assert.ok(first.data.usage.completion_tokens > 0)
+
+    const second = await visitor.functions.invoke('generate-plan', { body: PINNED })
+    assert.ok(second.error instanceof FunctionsHttpError)
+    assert.equal(second.response.status, 429)
+    assert.equal((await second.error.context.json()).code, 'visitor_limit')
+    assert.deepEqual(await account(signIn.user.id), { used: null, charged: 0, entries: 1 })
   })
 })
