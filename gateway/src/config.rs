@@ -133,6 +133,8 @@ pub struct FunctionsSettings {
     pub timeout: Duration,
     /// V8 heap limit of each worker in MiB (`FUNCTIONS_MEMORY_LIMIT_MB`, 256).
     pub memory_limit_mb: u32,
+    /// Function names relayed to an external URL (`FUNCTIONS_PROXY`).
+    pub proxies: Vec<(String, Url)>,
 }
 
 #[derive(Debug, Clone)]
@@ -515,6 +517,10 @@ impl Settings {
                     86_400,
                 )? as u64),
                 memory_limit_mb: vars.parse(&var::FUNCTIONS_MEMORY_LIMIT_MB, 256)?,
+                proxies: match vars.find(&var::FUNCTIONS_PROXY) {
+                    None => Vec::new(),
+                    Some((name, raw)) => parse_proxies(name, &raw)?,
+                },
             },
             api: ApiSettings {
                 host: vars.parse(&var::API_HOST, IpAddr::from([0, 0, 0, 0]))?,
@@ -745,6 +751,34 @@ impl Vars<'_> {
     }
 }
 
+/// `name=url` pairs separated by commas: function names (letters, digits, `-`, `_`) and the
+/// http(s) URLs they are relayed to.
+fn parse_proxies(name: &'static str, raw: &str) -> Result<Vec<(String, Url)>, ConfigError> {
+    raw.split(',')
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (function, url) = pair.split_once('=').ok_or_else(|| ConfigError {
+                name,
+                reason: format!("{pair:?}: expected name=url"),
+            })?;
+            let function = function.trim();
+            let valid = !function.is_empty()
+                && !function.starts_with('_')
+                && function
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_');
+            if !valid {
+                return Err(ConfigError {
+                    name,
+                    reason: format!("{function:?}: not a function name"),
+                });
+            }
+            Ok((function.to_owned(), parse_url(name, url.trim())?))
+        })
+        .collect()
+}
+
 fn parse_url(name: &'static str, raw: &str) -> Result<Url, ConfigError> {
     let url = Url::parse(raw).map_err(|error| ConfigError {
         name,
@@ -800,6 +834,39 @@ mod tests {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
         Settings::from_lookup(|name| map.get(name).cloned())
+    }
+
+    #[test]
+    fn function_proxies_are_name_url_pairs() {
+        let s = settings(&[(
+            "FUNCTIONS_PROXY",
+            "search=http://10.0.0.5:8000/search , stripe-hook=https://hooks.example.com/",
+        )])
+        .unwrap();
+        let proxies: Vec<(&str, &str)> = s
+            .functions
+            .proxies
+            .iter()
+            .map(|(name, url)| (name.as_str(), url.as_str()))
+            .collect();
+        assert_eq!(
+            proxies,
+            [
+                ("search", "http://10.0.0.5:8000/search"),
+                ("stripe-hook", "https://hooks.example.com/")
+            ]
+        );
+        assert!(settings(&[]).unwrap().functions.proxies.is_empty());
+        for bad in [
+            "search",
+            "_shared=http://x",
+            "a/b=http://x",
+            "s=ftp://x",
+            "s=not a url",
+        ] {
+            let error = settings(&[("FUNCTIONS_PROXY", bad)]).unwrap_err();
+            assert_eq!(error.name, "FUNCTIONS_PROXY", "{bad}");
+        }
     }
 
     #[test]

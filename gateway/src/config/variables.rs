@@ -362,6 +362,11 @@ variables! {
         FUNCTIONS_MEMORY_LIMIT_MB: "`256`",
             "V8 heap limit of each function's worker, in MiB; a worker that dies of it \
              answers `546` `WORKER_LIMIT`.";
+        FUNCTIONS_PROXY: "—",
+            "Functions served by another server: `name=url` pairs separated by commas (e.g. \
+             `search=http://10.0.0.5:8000/search`). `/functions/v1/<name>/<rest>` is relayed to \
+             `<url>/<rest>` with the method, headers, query and body; `verify_jwt` applies as \
+             for Edge Functions. Native functions keep their names.";
     }
     Ai {
         AI_PROVIDER: "`local` (`openai` when `AI_BASE_URL` is set)",

@@ -11,11 +11,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use bytes::Bytes;
 use functions::FunctionError;
-use futures_util::{StreamExt, TryStreamExt};
+use futures_util::TryStreamExt;
 use http_body::Body as _;
 use http_body_util::BodyExt;
 use http_body_util::combinators::UnsyncBoxBody;
@@ -28,7 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use super::directory::{self, DirectoryWatch, FunctionSource};
-use super::error_response;
+use super::{error_response, relay};
 
 /// The script that runs a function's module (see its header).
 const BOOTSTRAP: &str = include_str!("bootstrap.mjs");
@@ -38,17 +37,6 @@ const WORKER_ERROR_MARKER: &str = "x-cielo-worker-error";
 const LISTENING: &str = "CIELO_LISTENING";
 /// How much of a worker's stderr is kept to tell why it died.
 const STDERR_TAIL: usize = 8 * 1024;
-/// Headers that belong to one connection, never relayed.
-const HOP_BY_HOP: &[&str] = &[
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "transfer-encoding",
-    "upgrade",
-    "te",
-    "trailer",
-];
-
 /// How the workers are started.
 #[derive(Debug, Clone)]
 pub struct DenoSettings {
@@ -74,6 +62,8 @@ pub struct DenoRuntime {
     /// to 107 bytes.
     socket_dir: PathBuf,
     slots: Mutex<HashMap<String, Slot>>,
+    /// The look at the directory whose removed functions were last stopped.
+    swept: Mutex<Option<std::time::Instant>>,
 }
 
 /// A request body on its way to a worker.
@@ -183,6 +173,7 @@ impl DenoRuntime {
             bootstrap,
             socket_dir,
             slots: Mutex::new(HashMap::new()),
+            swept: Mutex::new(None),
         })
     }
 
@@ -210,30 +201,14 @@ impl DenoRuntime {
         let Ok(method) = http::Method::from_bytes(request.method().as_str().as_bytes()) else {
             return error_response(FunctionError::MethodNotAllowed);
         };
-        // `Content-Length` goes along with the streamed body, so the function sees it.
         let mut outgoing = http::Request::builder()
             .method(method)
             .uri(hyperlocal::Uri::new(&worker.socket, &path));
-        let mut forwarded_for = None;
-        for (header, value) in request.headers() {
-            if header == actix_web::http::header::X_FORWARDED_FOR {
-                forwarded_for = value.to_str().ok();
-            } else if !HOP_BY_HOP.contains(&header.as_str()) {
-                outgoing = outgoing.header(header.as_str(), value.as_bytes());
-            }
+        if let Some(headers) = outgoing.headers_mut() {
+            *headers = relay::outgoing_headers(request);
         }
-        // The worker's peer is this socket: the caller's address goes along as a proxy's does.
-        if let Some(peer) = request.peer_addr() {
-            let hops = match forwarded_for {
-                Some(earlier) => format!("{earlier}, {}", peer.ip()),
-                None => peer.ip().to_string(),
-            };
-            outgoing = outgoing.header("x-forwarded-for", hops);
-        } else if let Some(earlier) = forwarded_for {
-            outgoing = outgoing.header("x-forwarded-for", earlier);
-        }
-        let body = if has_body(request) {
-            let frames = forward_body(body).map_ok(hyper::body::Frame::data);
+        let body = if relay::has_body(request) {
+            let frames = relay::forward_body(body).map_ok(hyper::body::Frame::data);
             http_body_util::StreamBody::new(frames).boxed_unsync()
         } else {
             http_body_util::Empty::new()
@@ -268,22 +243,9 @@ impl DenoRuntime {
         if answer.headers().contains_key(WORKER_ERROR_MARKER) {
             return error_response(FunctionError::WorkerError);
         }
-        let status = StatusCode::from_u16(answer.status().as_u16())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let mut response = HttpResponse::build(status);
-        for (header, value) in answer.headers() {
-            // The length is the body's own (below).
-            if !HOP_BY_HOP.contains(&header.as_str()) && header != http::header::CONTENT_LENGTH {
-                response.append_header((header.as_str(), value.as_bytes()));
-            }
-        }
-        let body = answer.into_body();
+        let (head, body) = answer.into_parts();
         let length = body.size_hint().exact();
-        let stream = until_deadline(body.into_data_stream(), deadline);
-        match length {
-            Some(length) => response.body(actix_web::body::SizedStream::new(length, stream)),
-            None => response.streaming(stream),
-        }
+        relay::answer(&head, length, body.into_data_stream(), deadline)
     }
 
     /// The function's running worker, started (or restarted) if needed.
@@ -292,12 +254,14 @@ impl DenoRuntime {
         name: &str,
         source: &FunctionSource,
     ) -> Result<Arc<Worker>, FunctionError> {
+        let directory = self.watch.current();
+        self.stop_removed(&directory);
         let slot = {
             let mut slots = self.slots.lock().map_err(|_| FunctionError::WorkerError)?;
             slots.entry(name.to_owned()).or_default().clone()
         };
         let mut slot = slot.lock().await;
-        let fingerprint = self.watch.current().fingerprint();
+        let fingerprint = directory.fingerprint(name);
         if let Some(worker) = slot.as_ref() {
             if worker.fingerprint == fingerprint && !worker.has_exited() {
                 return Ok(worker.clone());
@@ -308,6 +272,39 @@ impl DenoRuntime {
         let worker = Arc::new(self.boot(name, source, fingerprint).await?);
         *slot = Some(worker.clone());
         Ok(worker)
+    }
+
+    /// Stops the workers of functions no longer in the directory, once per look at it.
+    fn stop_removed(&self, directory: &directory::Seen) {
+        let Ok(mut swept) = self.swept.lock() else {
+            return;
+        };
+        if *swept == Some(directory.at()) {
+            return;
+        }
+        *swept = Some(directory.at());
+        let Ok(mut slots) = self.slots.lock() else {
+            return;
+        };
+        slots.retain(|name, slot| {
+            if directory.has(name) {
+                return true;
+            }
+            // A slot being booted right now is left to finish; the next look stops it.
+            match slot.try_lock() {
+                Ok(worker) => {
+                    if let Some(worker) = worker.as_ref() {
+                        tracing::info!(
+                            function = name,
+                            "removed from the directory; stopping its worker"
+                        );
+                        worker.stop();
+                    }
+                    false
+                }
+                Err(_) => true,
+            }
+        });
     }
 
     async fn boot(
@@ -477,61 +474,6 @@ async fn keep_stderr(
     }
 }
 
-/// Whether the client sent a body (a length above zero, or a chunked one).
-fn has_body(request: &HttpRequest) -> bool {
-    let headers = request.headers();
-    headers.contains_key(actix_web::http::header::TRANSFER_ENCODING)
-        || headers
-            .get(actix_web::http::header::CONTENT_LENGTH)
-            .and_then(|value| value.to_str().ok())
-            .is_some_and(|length| length.trim() != "0")
-}
-
-/// The request body as a `Send` stream: actix's payload lives on its worker thread, so a
-/// local task forwards it through a channel.
-fn forward_body(
-    mut payload: web::Payload,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
-    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(4);
-    actix_web::rt::spawn(async move {
-        while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(std::io::Error::other);
-            let failed = chunk.is_err();
-            if sender.send(chunk).await.is_err() || failed {
-                break;
-            }
-        }
-    });
-    futures_util::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|chunk| (chunk, receiver))
-    })
-}
-
-/// The answer's body, cut off with an error at the wall-time limit.
-fn until_deadline<E>(
-    body: impl futures_util::Stream<Item = Result<Bytes, E>> + Unpin + 'static,
-    deadline: Instant,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static
-where
-    E: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    futures_util::stream::unfold(Some(body), move |state| async move {
-        let mut body = state?;
-        match tokio::time::timeout_at(deadline, body.next()).await {
-            Ok(Some(Ok(chunk))) => Some((Ok(chunk), Some(body))),
-            Ok(Some(Err(error))) => Some((Err(std::io::Error::other(error)), None)),
-            Ok(None) => None,
-            Err(_) => Some((
-                Err(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "function wall-time limit reached",
-                )),
-                None,
-            )),
-        }
-    })
-}
-
 /// The Deno configuration of a function: `deno.json` or `deno.jsonc` in its folder, else
 /// one shared by every function at the top of the functions directory.
 fn deno_config(
@@ -547,36 +489,6 @@ fn deno_config(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_requests_that_announce_a_body_relay_one() {
-        let with = |headers: &[(&str, &str)]| {
-            let mut request = actix_web::test::TestRequest::post();
-            for header in headers {
-                request = request.insert_header(*header);
-            }
-            has_body(&request.to_http_request())
-        };
-        assert!(!with(&[]));
-        assert!(!with(&[("content-length", "0")]));
-        assert!(with(&[("content-length", "12")]));
-        assert!(with(&[("transfer-encoding", "chunked")]));
-    }
-
-    #[tokio::test]
-    async fn a_body_still_running_at_the_deadline_is_cut_off_with_an_error() {
-        let first: std::io::Result<Bytes> = Ok(Bytes::from_static(b"first"));
-        let endless = futures_util::stream::iter([first]).chain(futures_util::stream::pending());
-        let deadline = Instant::now() + Duration::from_millis(50);
-        let mut body = Box::pin(until_deadline(Box::pin(endless), deadline));
-        assert_eq!(
-            body.next().await.unwrap().unwrap(),
-            Bytes::from_static(b"first")
-        );
-        let cut = body.next().await.unwrap().unwrap_err();
-        assert_eq!(cut.kind(), std::io::ErrorKind::TimedOut);
-        assert!(body.next().await.is_none());
-    }
 
     #[test]
     fn a_worker_that_died_of_its_heap_limit_is_a_worker_limit() {

@@ -63,15 +63,25 @@ pub fn config_path(root: &Path) -> PathBuf {
 /// default true (also when the file is not valid TOML: the safe side). Only that key is
 /// read; the rest of the file is the CLI's business.
 pub fn verify_jwt(config_toml: &str, name: &str) -> bool {
+    !unverified_functions(config_toml).contains(name)
+}
+
+/// The functions a `config.toml` text lets in without a JWT (`verify_jwt = false`); none when
+/// it is not valid TOML.
+pub fn unverified_functions(config_toml: &str) -> std::collections::HashSet<String> {
     let Ok(config) = config_toml.parse::<toml::Table>() else {
-        return true;
+        return std::collections::HashSet::new();
     };
     config
         .get("functions")
-        .and_then(|functions| functions.get(name))
-        .and_then(|function| function.get("verify_jwt"))
-        .and_then(toml::Value::as_bool)
-        .unwrap_or(true)
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flatten()
+        .filter(|(_, function)| {
+            function.get("verify_jwt").and_then(toml::Value::as_bool) == Some(false)
+        })
+        .map(|(name, _)| name.clone())
+        .collect()
 }
 
 /// The variables of a `.env` text as the Supabase CLI reads them (godotenv): `KEY=value`
@@ -131,33 +141,23 @@ pub struct DirectoryWatch {
 #[derive(Debug)]
 pub struct Seen {
     at: std::time::Instant,
-    fingerprint: Option<SystemTime>,
     functions: std::collections::HashMap<String, FunctionSource>,
+    /// Each function's [`fingerprint`].
+    fingerprints: std::collections::HashMap<String, Option<SystemTime>>,
     /// Functions whose `config.toml` section says `verify_jwt = false`.
     unverified: std::collections::HashSet<String>,
 }
 
 impl Seen {
     fn look(root: &Path, at: std::time::Instant) -> Self {
-        let functions = std::fs::read_dir(root)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                find(root, &name).map(|source| (name, source))
-            })
-            .collect::<std::collections::HashMap<_, _>>();
+        let functions = list(root);
         let config = std::fs::read_to_string(config_path(root)).unwrap_or_default();
-        let unverified = functions
-            .keys()
-            .filter(|name| !verify_jwt(&config, name))
-            .cloned()
-            .collect();
+        let unverified = unverified_functions(&config);
+        let fingerprints = fingerprints(root, &functions);
         Seen {
             at,
-            fingerprint: fingerprint(root),
             functions,
+            fingerprints,
             unverified,
         }
     }
@@ -172,9 +172,19 @@ impl Seen {
         !self.unverified.contains(name)
     }
 
-    /// The directory's [`fingerprint`].
-    pub fn fingerprint(&self) -> Option<SystemTime> {
-        self.fingerprint
+    /// The [`fingerprint`] of the function `name`.
+    pub fn fingerprint(&self, name: &str) -> Option<SystemTime> {
+        self.fingerprints.get(name).copied().flatten()
+    }
+
+    /// Whether `name` is a function of the directory.
+    pub fn has(&self, name: &str) -> bool {
+        self.functions.contains_key(name)
+    }
+
+    /// When the directory was looked at.
+    pub fn at(&self) -> std::time::Instant {
+        self.at
     }
 }
 
@@ -204,12 +214,51 @@ impl DirectoryWatch {
     }
 }
 
-/// The latest modification time of anything the worker depends on: the whole functions
-/// directory (shared code and `.env` files included) and `config.toml`.
-pub fn fingerprint(root: &Path) -> Option<SystemTime> {
-    let mut latest = modified(&config_path(root));
-    walk(root, 0, &mut latest);
-    latest
+/// The latest modification time of anything a function's worker depends on: its own folder,
+/// what the functions share (`config.toml`, the files at the top of the directory, folders
+/// that are not functions, such as `_shared`). A change to one function leaves the others'
+/// workers running.
+pub fn fingerprint(root: &Path, name: &str) -> Option<SystemTime> {
+    fingerprints(root, &list(root)).remove(name).flatten()
+}
+
+/// Every function of the directory, by name.
+fn list(root: &Path) -> std::collections::HashMap<String, FunctionSource> {
+    std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            find(root, &name).map(|source| (name, source))
+        })
+        .collect()
+}
+
+fn fingerprints(
+    root: &Path,
+    functions: &std::collections::HashMap<String, FunctionSource>,
+) -> std::collections::HashMap<String, Option<SystemTime>> {
+    let mut shared = modified(&config_path(root));
+    for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        let is_function = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|name| functions.contains_key(name));
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() && !is_function => walk(&entry.path(), 1, &mut shared),
+            Ok(kind) if !kind.is_dir() => shared = shared.max(modified(&entry.path())),
+            _ => {}
+        }
+    }
+    functions
+        .iter()
+        .map(|(name, source)| {
+            let mut latest = shared;
+            walk(&source.dir, 1, &mut latest);
+            (name.clone(), latest)
+        })
+        .collect()
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
@@ -277,6 +326,10 @@ verify_jwt = true
         assert!(verify_jwt(config, "api"));
         assert!(verify_jwt(config, "unlisted"));
         assert!(verify_jwt("", "any"));
+        assert!(verify_jwt("not [valid", "any"));
+        let mut unverified: Vec<String> = unverified_functions(config).into_iter().collect();
+        unverified.sort();
+        assert_eq!(unverified, ["public-hook", "quoted"]);
     }
 
     #[test]
@@ -317,10 +370,26 @@ verify_jwt = true
         assert_eq!(find(&functions, "missing"), None);
         assert_eq!(config_path(&functions), root.path().join("config.toml"));
 
-        let before = fingerprint(&functions).unwrap();
+        std::fs::create_dir_all(functions.join("other")).unwrap();
+        std::fs::write(functions.join("other/index.ts"), "").unwrap();
+        let before = fingerprint(&functions, "hello").unwrap();
+        let other = fingerprint(&functions, "other").unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::write(functions.join("hello/.env"), "GREETING=hola").unwrap();
-        assert!(fingerprint(&functions).unwrap() > before);
+        assert!(fingerprint(&functions, "hello").unwrap() > before);
+        assert_eq!(
+            fingerprint(&functions, "other").unwrap(),
+            other,
+            "another function's change leaves it be"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::create_dir_all(functions.join("_shared")).unwrap();
+        std::fs::write(functions.join("_shared/cors.ts"), "").unwrap();
+        assert!(
+            fingerprint(&functions, "other").unwrap() > other,
+            "shared code is everyone's"
+        );
+        assert_eq!(fingerprint(&functions, "missing"), None);
         assert_eq!(
             function_env(&functions, &found),
             vec![("GREETING".to_owned(), "hola".to_owned())]

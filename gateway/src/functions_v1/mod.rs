@@ -1,7 +1,8 @@
 //! functions/v1: invocation of functions at `/functions/v1/{name}` (and sub-paths), with
 //! Supabase's edge runtime contract. A request is parsed (name, sub-path, method), routed to
-//! a native Rust function ([`native`]) or an Edge Function of the functions directory
-//! ([`directory`]) run under Deno ([`deno`]), authorized (`verify_jwt`, through
+//! a native Rust function ([`native`]), a function served by another server ([`proxy`]) or an
+//! Edge Function of the functions directory ([`directory`]) run under Deno ([`deno`]) — both
+//! relayed the same way ([`relay`]) — authorized (`verify_jwt`, through
 //! [`crate::identity`]), relayed, and answered: a function's own answer passes through
 //! unchanged, failures of the host are written by [`error_response`] from the one mapping
 //! in [`functions::FunctionError`].
@@ -9,6 +10,8 @@
 pub mod deno;
 pub mod directory;
 pub mod native;
+pub mod proxy;
+pub mod relay;
 
 use std::sync::Arc;
 
@@ -31,6 +34,7 @@ pub struct FunctionsHost {
     /// The functions directory, its `config.toml` and fingerprint, looked at now and then.
     watch: Arc<directory::DirectoryWatch>,
     natives: NativeFunctions,
+    proxies: proxy::Proxies,
     /// `None` when the runtime's work directory could not be prepared (logged at start).
     deno: Option<DenoRuntime>,
 }
@@ -72,6 +76,7 @@ impl FunctionsHost {
             anon_role: settings.rest.anon_role.clone(),
             keys,
             watch,
+            proxies: proxy::Proxies::new(&functions.proxies, functions.timeout),
             natives,
             deno,
         }
@@ -111,6 +116,8 @@ async fn unknown_function() -> HttpResponse {
 /// Where a request goes.
 enum Target {
     Native(std::sync::Arc<dyn NativeFunction>),
+    /// A function served at this URL, and whether it takes only valid JWTs.
+    Proxy(url::Url, bool),
     /// An Edge Function, and whether it takes only valid JWTs.
     Edge(directory::FunctionSource, bool),
 }
@@ -149,16 +156,19 @@ async fn invoke(
         Target::Native(native)
     } else {
         let directory = host.watch.current();
-        match directory.function(&name) {
-            Some(source) => Target::Edge(source.clone(), directory.verify_jwt(&name)),
-            None => return error_response(FunctionError::NotFound),
+        if let Some(url) = host.proxies.target(&name) {
+            Target::Proxy(url.clone(), directory.verify_jwt(&name))
+        } else if let Some(source) = directory.function(&name) {
+            Target::Edge(source.clone(), directory.verify_jwt(&name))
+        } else {
+            return error_response(FunctionError::NotFound);
         }
     };
 
     // Authorize. Preflights never carry a token, so they are not checked (as Supabase).
     let verify_jwt = match &target {
         Target::Native(native) => native.verify_jwt(),
-        Target::Edge(_, verify_jwt) => *verify_jwt,
+        Target::Proxy(_, verify_jwt) | Target::Edge(_, verify_jwt) => *verify_jwt,
     };
     // Without verify_jwt the token is not looked at: Edge Functions read the header
     // themselves, and native ones that take anyone get no caller.
@@ -181,6 +191,11 @@ async fn invoke(
                     sub_path,
                     caller,
                 })
+                .await
+        }
+        Target::Proxy(url, _) => {
+            host.proxies
+                .relay(&name, &url, &request, body, &sub_path)
                 .await
         }
         Target::Edge(source, _) => match &host.deno {

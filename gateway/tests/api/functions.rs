@@ -238,3 +238,93 @@ async fn streamed_answers_arrive_chunk_by_chunk_even_when_the_client_accepts_gzi
     }
     assert_eq!(rest, b"data: 2\n\ndata: 3\n\n");
 }
+
+/// A server elsewhere: answers `201` describing the request it got.
+fn start_proxy_target() -> String {
+    use actix_web::{App, HttpRequest, HttpServer, web};
+    async fn describe(request: HttpRequest, body: web::Bytes) -> HttpResponse {
+        let header = |name: &str| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        HttpResponse::Created()
+            .insert_header(("x-target", "yes"))
+            .json(json!({
+                "method": request.method().as_str(),
+                "path": request.path(),
+                "query": request.query_string(),
+                "length": body.len(),
+                "authorization": header("authorization").is_some(),
+                "forwarded_for": header("x-forwarded-for"),
+                "host": header("host"),
+            }))
+    }
+    let server = HttpServer::new(|| {
+        App::new()
+            .app_data(web::PayloadConfig::new(1 << 20))
+            .default_service(web::to(describe))
+    })
+    .workers(1)
+    .disable_signals()
+    .bind(("127.0.0.1", 0))
+    .unwrap();
+    let address = server.addrs()[0];
+    actix_web::rt::spawn(server.run());
+    format!("http://{address}")
+}
+
+#[actix_web::test]
+async fn a_proxied_name_is_relayed_to_its_url_and_its_answer_passed_back() {
+    let target = start_proxy_target();
+    let proxies = format!("elsewhere={target}/base?key=k, gone=http://127.0.0.1:9/");
+    let app =
+        spawn_app_with_functions(&[("FUNCTIONS_PROXY", &proxies)], NativeFunctions::new()).await;
+
+    let missing = app
+        .http
+        .post(app.url("/functions/v1/elsewhere"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 401, "verify_jwt is on by default");
+
+    let response = app
+        .http
+        .patch(app.url("/functions/v1/elsewhere/a/b?q=1"))
+        .header("apikey", app.anon_key())
+        .bearer_auth(app.anon_key())
+        .body(vec![1u8; 5000])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.headers()["x-target"], "yes");
+    let body: Value = response.json().await.unwrap();
+    let host = body["host"].as_str().unwrap().to_owned();
+    assert_eq!(
+        body,
+        json!({
+            "method": "PATCH",
+            "path": "/base/a/b",
+            "query": "key=k&q=1",
+            "length": 5000,
+            "authorization": true,
+            "forwarded_for": "127.0.0.1",
+            "host": host,
+        })
+    );
+    assert_eq!(format!("http://{host}"), target, "the target's own host");
+
+    let gone = app
+        .http
+        .post(app.url("/functions/v1/gone"))
+        .bearer_auth(app.anon_key())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 502);
+    assert_eq!(gone.headers()["x-relay-error"], "true");
+}

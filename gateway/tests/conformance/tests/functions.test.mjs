@@ -274,6 +274,9 @@ describe('the functions directory', () => {
     writeFileSync(join(dir, 'index.ts'), `Deno.serve(() => new Response('first'))\n`)
     const first = await anonClient(gateway).functions.invoke('added-later')
     assert.equal(first.data, 'first')
+    const served = async () =>
+      Number((await anonClient(gateway).functions.invoke('echo', { body: 'x' })).response.headers.get('x-echo-served'))
+    const echoBefore = await served()
     // mtimes have a coarse grain on some file systems.
     await new Promise((done) => setTimeout(done, 20))
     writeFileSync(join(dir, 'index.ts'), `Deno.serve(() => new Response('second'))\n`)
@@ -282,6 +285,12 @@ describe('the functions directory', () => {
     await new Promise((done) => setTimeout(done, 300))
     const second = await anonClient(gateway).functions.invoke('added-later')
     assert.equal(second.data, 'second')
+    assert.equal(await served(), echoBefore + 1, "another function's worker kept running")
+
+    rmSync(dir, { recursive: true })
+    await new Promise((done) => setTimeout(done, 300))
+    const removed = await anonClient(gateway).functions.invoke('added-later')
+    assert.equal(removed.response.status, 404)
   })
 
   test('the anon key is a valid JWT for verify_jwt, as on Supabase', async () => {
