@@ -1,0 +1,2 @@
+/** The teacher's weekly schedule (horario). */
+export * from './grid'
