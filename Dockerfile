@@ -15,6 +15,9 @@ RUN npm ci && cp node_modules/@deno/*/deno /deno
 
 FROM rust:1-bookworm AS gateway
 WORKDIR /src
+# An image runs on CPUs other than the one that built it: x86-64-v3 (AVX2, every x86-64
+# server CPU since 2013-2015), not the builder's own (docs/decisions/0008).
+ENV RUSTFLAGS="-C target-cpu=x86-64-v3"
 COPY Cargo.toml Cargo.lock rustfmt.toml clippy.toml ./
 COPY gateway gateway
 COPY realtime realtime

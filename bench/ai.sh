@@ -12,7 +12,8 @@
 #                requested ones and every zone present; tokens/s ≥ 0.9 × llama.cpp's own
 #                llama-server (built from the llama.cpp that llama-cpp-python's sdist
 #                vendors) doing the same plans with the same model file, through the same
-#                gateway pipeline
+#                gateway pipeline, compared on the same prompts (the embedded model's second
+#                pass over the plans, loaded as the server is)
 #
 # Host loads: wrk (BENCH_SECONDS per run, BENCH_ROUNDS interleaved rounds, ratio = median of
 # the rounds' ratios). Results: bench/results/ai-latest.{json,md}.

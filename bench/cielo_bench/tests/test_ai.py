@@ -36,6 +36,15 @@ class AnswerCheckTest(unittest.TestCase):
     def test_requested_codes_pass(self):
         self.assertEqual(ai.check_answer(self.answer("Trabajamos el MA07 OA 03."), ["MA07 OA 03"]), [])
 
+    def test_codes_do_not_run_from_one_paragraph_into_the_next(self):
+        doc = {"type": "doc", "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": "Se evalúa el logro del OA"}]},
+            {"type": "bulletList", "content": [{"type": "listItem", "content": [
+                {"type": "paragraph", "content": [{"type": "text", "text": "1. Actividad"}]}]}]},
+            {"type": "paragraph", "content": [{"type": "text", "text": "Ver "},
+                                              {"type": "text", "text": "OA 5", "marks": [{"type": "bold"}]}]}]}
+        self.assertEqual(ai.codes_in([{"content": doc}]), {"OA 5"})
+
     def test_other_codes_and_missing_zones_are_problems(self):
         problems = ai.check_answer(self.answer("Ver MA07 OA 05 y oa 3."), ["MA07 OA 03"])
         self.assertEqual(problems, ["codes not requested: ['MA07 OA 05', 'oa 3']"])
@@ -55,9 +64,23 @@ class ReportTest(unittest.TestCase):
                for name, value, target, op in ai.checks(g)}
         self.assertTrue(met["native function ≥ 0.8 × actix-web directly"])
         self.assertFalse(met["Deno function ≥ 0.5 × Deno alone"])
-        self.assertFalse(met["tokens/s ≥ 0.9 × llama.cpp's server"])  # 20 vs 24 tokens/s
+        self.assertFalse(met["tokens/s ≥ 0.9 × llama.cpp's server (same prompts)"])  # 20 vs 24 tokens/s
         self.assertTrue(met["single-class plan ≤ 90 s (worst)"])
         self.assertTrue(met["OA codes not requested"])
+
+    def test_the_rate_is_compared_on_the_peers_prompts_with_the_model_loaded(self):
+        def plan(index, seconds):
+            level, subject, _, _ = ai.PLANS[index % len(ai.PLANS)]
+            return {"level": level, "subject": subject, "skeleton_s": 0.01, "first_text_s": 3.0,
+                    "done_s": seconds, "completion_tokens": 1000, "problems": [], "source": "model"}
+        local = [plan(i, 100.0 if i < len(ai.PLANS) else 40.0) for i in range(20)]
+        peer = [plan(i, 40.0) for i in range(5)]
+        g = ai.generation_summaries(local, peer)
+        self.assertEqual(g["local_same_prompts"]["plans"], 5)
+        self.assertEqual(g["local_same_prompts"]["tokens_per_s"], g["llama_server"]["tokens_per_s"])
+        self.assertEqual(len(ai.same_prompts(local[:5], peer)), 5)  # one pass: the first plans
+        with self.assertRaises(SystemExit):
+            ai.same_prompts(local[1:6], peer)
 
     def test_the_relay_reference_is_reported_beside_deno(self):
         plan = {"skeleton_s": 0.02, "first_text_s": 4.0, "done_s": 60.0, "completion_tokens": 1200,
