@@ -18,7 +18,7 @@ for (const [name, viewport] of [
       await signIn(page, await createUser(`error-${name}`))
       // The code of the "Mis Cursos" page cannot be downloaded (e.g. a network cut).
       const block = (route) => route.abort('internetdisconnected')
-      await page.route(/\/assets\/coming-soon-[^/]+\.js$/, block)
+      await page.route(/\/assets\/courses-[^/]+\.js$/, block)
       await page.goto(`${page.url().replace('/dashboard', '/courses')}`)
       const screen = page.getByTestId('error-screen')
       await screen.getByRole('heading', { name: '¡Ups! Algo salió mal' }).waitFor()
@@ -28,7 +28,7 @@ for (const [name, viewport] of [
       const errors = await page.evaluate(() => JSON.parse(localStorage.getItem('app_errors') ?? '[]'))
       assert.ok(errors.some((entry) => entry.message === 'Error al mostrar la página'), JSON.stringify(errors))
 
-      await page.unroute(/\/assets\/coming-soon-[^/]+\.js$/, block)
+      await page.unroute(/\/assets\/courses-[^/]+\.js$/, block)
       await screen.getByRole('button', { name: 'Intentar de nuevo' }).click()
       await page.getByRole('heading', { level: 1, name: 'Mis Cursos' }).waitFor()
       assert.equal(new URL(page.url()).pathname, '/courses')

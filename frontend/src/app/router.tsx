@@ -21,6 +21,7 @@ const Status = lazy(() => import('./routes/public/status'))
 const AppLayout = lazy(() => import('./layouts/app-layout').then((module) => ({ default: module.AppLayout })))
 const Dashboard = lazy(() => import('./routes/app/dashboard'))
 const Profile = lazy(() => import('./routes/app/profile'))
+const Courses = lazy(() => import('./routes/app/courses'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
@@ -79,7 +80,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.dashboard, element: <Dashboard /> },
           { path: paths.profile, element: <Profile /> },
-          { path: paths.courses, element: <ComingSoon page="courses" /> },
+          { path: paths.courses, element: <Courses /> },
           { path: paths.planner, element: <ComingSoon page="planner" /> },
           { path: paths.drafts, element: <ComingSoon page="drafts" /> },
           { path: paths.sequential, element: <ComingSoon page="sequential" /> },

@@ -47,6 +47,25 @@ describe('database errors in Spanish', () => {
     ).toBe('Alcanzaste el máximo de 2 cursos de la demo La demo 2025 permite 2 cursos y ya tienes 2. Elimina un curso o pide más cupos al equipo de Cielo.')
   })
 
+  it('refusals PostgreSQL words itself read as the product says them', () => {
+    expect(
+      databaseErrorMessage({
+        code: '23505',
+        message: 'duplicate key value violates unique constraint "courses_unique_per_teacher_idx"',
+        details: 'Key (teacher_id, ...)=(...) already exists.',
+        hint: null,
+      }),
+    ).toBe('Ya tienes ese curso: el mismo nivel, letra y asignatura en este establecimiento.')
+    expect(
+      databaseErrorMessage({
+        code: '23P01',
+        message: 'conflicting key value violates exclusion constraint "schedule_blocks_no_overlap"',
+        details: null,
+        hint: null,
+      }),
+    ).toBe('Ese horario se cruza con otro bloque tuyo del mismo día.')
+  })
+
   it('generic codes are translated, unknown ones get a generic message plus the hint', () => {
     expect(databaseErrorMessage({ code: '42501', message: 'permission denied for table x', details: null, hint: null })).toBe(
       'No tienes permiso para realizar esta acción.',

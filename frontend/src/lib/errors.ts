@@ -46,12 +46,28 @@ const DATABASE_MESSAGES: Record<string, string> = {
 }
 
 /**
+ * Refusals PostgreSQL words itself (unique, exclusion and foreign-key constraints), by the
+ * product's constraint names, as a teacher should read them.
+ */
+const CONSTRAINT_MESSAGES: Record<string, string> = {
+  courses_unique_per_teacher_idx:
+    'Ya tienes ese curso: el mismo nivel, letra y asignatura en este establecimiento.',
+  courses_level_subject_fkey: 'Esa asignatura no se imparte en ese nivel.',
+  schedule_blocks_no_overlap: 'Ese horario se cruza con otro bloque tuyo del mismo día.',
+  class_sessions_no_overlap: 'Esa clase se cruza con otra clase tuya a la misma hora.',
+}
+
+/**
  * A Spanish message for a rest/v1 error. Database functions and constraints of the product
- * already speak Spanish in `message` (with `details`/`hint`), so those are kept; generic
- * PostgreSQL and PostgREST codes get a translation.
+ * already speak Spanish in `message` (with `details`/`hint`), so those are kept; constraints
+ * PostgreSQL words itself get the product's message; generic PostgreSQL and PostgREST codes
+ * get a translation.
  */
 export function databaseErrorMessage(error: DatabaseErrorLike): string {
   if (isNetworkError(error)) return 'No se pudo conectar con el servidor. Verifica tu conexión a internet.'
+  const constraint = /constraint "([a-z0-9_]+)"/.exec(error.message)?.[1]
+  const constraintMessage = constraint ? CONSTRAINT_MESSAGES[constraint] : undefined
+  if (constraintMessage) return constraintMessage
   const known = error.code ? DATABASE_MESSAGES[error.code] : undefined
   // Product errors (check constraints, raised exceptions) carry their own Spanish text.
   const productMessage = error.code && /^(23514|P0001|22023|PT\d{3})$/.test(error.code) ? error.message : undefined

@@ -1,2 +1,24 @@
 /** The teacher's courses. */
 export { useCourseCount } from './api/course-count'
+export {
+  useCourses,
+  useCreateCourse,
+  useCurriculum,
+  useDeleteCourse,
+  useObjectiveCount,
+  useSchoolSearch,
+  useUpdateCourse,
+  type Course,
+  type SchoolOption,
+  type Curriculum,
+} from './api/courses'
+export {
+  COURSE_COLORS,
+  courseCapNotice,
+  courseName,
+  courseProblems,
+  groupName,
+  normalizeDraft,
+  type CourseDraft,
+  type CourseProblems,
+} from './course-form'

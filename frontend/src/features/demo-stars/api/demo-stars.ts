@@ -7,6 +7,7 @@ import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
 import type { CieloClient } from '@/lib/supabase'
+import { chileToday } from '@/lib/dates'
 
 export type DemoUserRow = Pick<
   Tables<'demo_users_2025'>,
@@ -28,11 +29,6 @@ export interface DemoStars {
 export const demoStarsKeys = {
   all: ['demo-stars'] as const,
   detail: (userId: string) => [...demoStarsKeys.all, userId] as const,
-}
-
-/** Today in Chile as YYYY-MM-DD, for comparing with `demo_end_date` by day. */
-export function chileToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(now)
 }
 
 export function deriveDemoStars(row: DemoUserRow | null, today: string = chileToday()): DemoStars {

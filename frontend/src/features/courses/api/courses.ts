@@ -1,0 +1,187 @@
+/**
+ * The teacher's courses and the curriculum they are made of: queries (the courses, the
+ * levels, subjects and which subject is taught at which level) and the create, edit and
+ * delete mutations. Edits and deletions show at once (optimistic) and are put back if the
+ * database refuses them; every change invalidates the courses' queries.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useAuth } from '@/lib/auth/auth-provider'
+import type { Tables } from '@/lib/database.types'
+import type { CieloClient } from '@/lib/supabase'
+import { useSupabase } from '@/lib/supabase-provider'
+import type { CourseDraft } from '@/features/courses/course-form'
+import { courseKeys } from './course-count'
+
+export type Course = Tables<'courses'>
+
+export interface Curriculum {
+  levels: Array<Pick<Tables<'levels'>, 'code' | 'name' | 'grade'>>
+  subjects: Map<string, string>
+  /** Subject codes taught at each level, in the curriculum's order. */
+  subjectsByLevel: Map<string, string[]>
+}
+
+export const curriculumKeys = { all: ['curriculum'] as const }
+
+export async function fetchCourses(supabase: CieloClient, teacherId: string): Promise<Course[]> {
+  const { data, error } = await supabase
+    .from('courses')
+    .select('*')
+    .eq('teacher_id', teacherId)
+    .order('level_code')
+    .order('letter')
+    .order('subject_code')
+  if (error) throw error
+  return data
+}
+
+export async function fetchCurriculum(supabase: CieloClient): Promise<Curriculum> {
+  const [levels, subjects, levelSubjects] = await Promise.all([
+    supabase.from('levels').select('code, name, grade').order('grade'),
+    supabase.from('subjects').select('code, name').order('name'),
+    supabase.from('level_subjects').select('level_code, subject_code'),
+  ])
+  for (const result of [levels, subjects, levelSubjects]) if (result.error) throw result.error
+  const subjectNames = new Map((subjects.data ?? []).map((subject) => [subject.code, subject.name]))
+  const subjectsByLevel = new Map<string, string[]>()
+  for (const row of levelSubjects.data ?? []) {
+    subjectsByLevel.set(row.level_code, [...(subjectsByLevel.get(row.level_code) ?? []), row.subject_code])
+  }
+  const byName = (a: string, b: string) => (subjectNames.get(a) ?? a).localeCompare(subjectNames.get(b) ?? b, 'es')
+  for (const codes of subjectsByLevel.values()) codes.sort(byName)
+  return { levels: levels.data ?? [], subjects: subjectNames, subjectsByLevel }
+}
+
+export const coursesQueryOptions = (supabase: CieloClient, teacherId: string) =>
+  queryOptions({
+    queryKey: [...courseKeys.all, 'list', teacherId] as const,
+    queryFn: () => fetchCourses(supabase, teacherId),
+    meta: { action: 'cargar tus cursos' },
+  })
+
+export const curriculumQueryOptions = (supabase: CieloClient) =>
+  queryOptions({
+    queryKey: curriculumKeys.all,
+    queryFn: () => fetchCurriculum(supabase),
+    // Reference data: it changes with a migration, not while the app is open.
+    staleTime: Infinity,
+    meta: { action: 'cargar el currículum' },
+  })
+
+export function useCourses() {
+  const supabase = useSupabase()
+  const { user } = useAuth()
+  return useQuery({ ...coursesQueryOptions(supabase, user?.id ?? ''), enabled: Boolean(user) })
+}
+
+export function useCurriculum() {
+  return useQuery(curriculumQueryOptions(useSupabase()))
+}
+
+/** How many learning objectives (OA) the curriculum has for a level and subject. */
+export function useObjectiveCount(levelCode: string, subjectCode: string) {
+  const supabase = useSupabase()
+  return useQuery({
+    queryKey: [...curriculumKeys.all, 'objective-count', levelCode, subjectCode] as const,
+    queryFn: async () => {
+      const { count, error } = await supabase
+        .from('learning_objectives')
+        .select('id', { count: 'exact', head: true })
+        .eq('level_code', levelCode)
+        .eq('subject_code', subjectCode)
+        .eq('kind', 'OA')
+      if (error) throw error
+      return count ?? 0
+    },
+    staleTime: Infinity,
+  })
+}
+
+function useCourseCache() {
+  const queryClient = useQueryClient()
+  const { user } = useAuth()
+  const key = [...courseKeys.all, 'list', user?.id ?? ''] as const
+  return {
+    key,
+    queryClient,
+    /** Applies `change` to the cached list at once; returns how to put it back. */
+    async optimistic(change: (courses: Course[]) => Course[]) {
+      await queryClient.cancelQueries({ queryKey: key })
+      const previous = queryClient.getQueryData<Course[]>(key)
+      if (previous) queryClient.setQueryData<Course[]>(key, change(previous))
+      return () => queryClient.setQueryData(key, previous)
+    },
+    settle: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }),
+  }
+}
+
+export function useCreateCourse() {
+  const supabase = useSupabase()
+  const cache = useCourseCache()
+  return useMutation({
+    mutationFn: async (draft: CourseDraft) => {
+      const { data, error } = await supabase.from('courses').insert(draft).select().single()
+      if (error) throw error
+      return data
+    },
+    onSettled: cache.settle,
+  })
+}
+
+export function useUpdateCourse() {
+  const supabase = useSupabase()
+  const cache = useCourseCache()
+  return useMutation({
+    mutationFn: async ({ id, draft }: { id: string; draft: CourseDraft }) => {
+      const { data, error } = await supabase.from('courses').update(draft).eq('id', id).select().single()
+      if (error) throw error
+      return data
+    },
+    onMutate: ({ id, draft }) =>
+      cache.optimistic((courses) => courses.map((course) => (course.id === id ? { ...course, ...draft } : course))),
+    onError: (_error, _variables, restore) => restore?.(),
+    onSettled: cache.settle,
+  })
+}
+
+export function useDeleteCourse() {
+  const supabase = useSupabase()
+  const cache = useCourseCache()
+  return useMutation({
+    mutationFn: async (id: string) => {
+      const { error } = await supabase.from('courses').delete().eq('id', id)
+      if (error) throw error
+    },
+    onMutate: (id) => cache.optimistic((courses) => courses.filter((course) => course.id !== id)),
+    onError: (_error, _variables, restore) => restore?.(),
+    onSettled: cache.settle,
+  })
+}
+
+export type SchoolOption = Pick<Tables<'schools'>, 'RBD' | 'NOM_RBD' | 'comuna'>
+
+/** Schools of the directory by name, comuna or RBD (at most 8), for choosing a course's school. */
+export function useSchoolSearch(term: string) {
+  const supabase = useSupabase()
+  const query = term.trim()
+  return useQuery({
+    queryKey: ['schools', 'search', query] as const,
+    queryFn: async (): Promise<SchoolOption[]> => {
+      const columns = 'RBD, NOM_RBD, comuna'
+      const request = /^\d+$/.test(query)
+        ? supabase.from('schools').select(columns).eq('RBD', Number(query))
+        : supabase
+            .from('schools')
+            .select(columns)
+            // PostgREST's or-filter: commas and parentheses would end the value.
+            .or(`NOM_RBD.ilike.*${query.replace(/[,()*]/g, ' ')}*,comuna.ilike.*${query.replace(/[,()*]/g, ' ')}*`)
+            .eq('estado', 'Vigente')
+            .order('NOM_RBD')
+      const { data, error } = await request.limit(8)
+      if (error) throw error
+      return data
+    },
+    enabled: query.length >= 3,
+    staleTime: Infinity,
+  })
+}
