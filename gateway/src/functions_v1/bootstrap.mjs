@@ -30,6 +30,11 @@ Deno.serve = (...args) => {
   const { options, handler } = splitServeArguments(args);
   if (typeof handler !== "function") throw new TypeError("Deno.serve needs a handler");
   const guarded = async (request, info) => {
+    // Over a unix socket Deno writes the URL as http+unix://; functions expect the http://
+    // URL they get on Supabase.
+    if (request.url.startsWith("http+unix://")) {
+      Object.defineProperty(request, "url", { value: "http://" + request.url.slice(12) })
+    }
     try {
       return await handler(request, { ...info, remoteAddr: remoteAddr(request) });
     } catch (error) {

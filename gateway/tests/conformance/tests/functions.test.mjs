@@ -67,6 +67,7 @@ describe('invoking Edge Functions', () => {
     assert.deepEqual(json.data, { a: [1, 'dos'] })
     assert.equal(json.response.headers.get('x-echo-method'), 'POST')
     assert.equal(json.response.headers.get('x-echo-remote'), '127.0.0.1')
+    assert.equal(json.response.headers.get('x-echo-protocol'), 'http:', 'request.url is http:// as on Supabase')
 
     const text = await functions.invoke('echo', { body: 'plain text, ñandú' })
     assert.equal(text.error, null)
