@@ -59,15 +59,9 @@ pub fn config_path(root: &Path) -> PathBuf {
         .join("config.toml")
 }
 
-/// `verify_jwt` of `name` in a `config.toml` text: the value under `[functions.<name>]`,
-/// default true (also when the file is not valid TOML: the safe side). Only that key is
-/// read; the rest of the file is the CLI's business.
-pub fn verify_jwt(config_toml: &str, name: &str) -> bool {
-    !unverified_functions(config_toml).contains(name)
-}
-
-/// The functions a `config.toml` text lets in without a JWT (`verify_jwt = false`); none when
-/// it is not valid TOML.
+/// The functions a `config.toml` text lets in without a JWT (`verify_jwt = false` under
+/// `[functions.<name>]`); every other name needs one, also when the file is not valid TOML
+/// (the safe side). Only that key is read; the rest of the file is the CLI's business.
 pub fn unverified_functions(config_toml: &str) -> std::collections::HashSet<String> {
     let Ok(config) = config_toml.parse::<toml::Table>() else {
         return std::collections::HashSet::new();
@@ -142,7 +136,7 @@ pub struct DirectoryWatch {
 pub struct Seen {
     at: std::time::Instant,
     functions: std::collections::HashMap<String, FunctionSource>,
-    /// Each function's [`fingerprint`].
+    /// Each function's [`fingerprints`].
     fingerprints: std::collections::HashMap<String, Option<SystemTime>>,
     /// Functions whose `config.toml` section says `verify_jwt = false`.
     unverified: std::collections::HashSet<String>,
@@ -172,7 +166,7 @@ impl Seen {
         !self.unverified.contains(name)
     }
 
-    /// The [`fingerprint`] of the function `name`.
+    /// When the function `name` or what it shares with the others last changed.
     pub fn fingerprint(&self, name: &str) -> Option<SystemTime> {
         self.fingerprints.get(name).copied().flatten()
     }
@@ -214,14 +208,6 @@ impl DirectoryWatch {
     }
 }
 
-/// The latest modification time of anything a function's worker depends on: its own folder,
-/// what the functions share (`config.toml`, the files at the top of the directory, folders
-/// that are not functions, such as `_shared`). A change to one function leaves the others'
-/// workers running.
-pub fn fingerprint(root: &Path, name: &str) -> Option<SystemTime> {
-    fingerprints(root, &list(root)).remove(name).flatten()
-}
-
 /// Every function of the directory, by name.
 fn list(root: &Path) -> std::collections::HashMap<String, FunctionSource> {
     std::fs::read_dir(root)
@@ -235,6 +221,10 @@ fn list(root: &Path) -> std::collections::HashMap<String, FunctionSource> {
         .collect()
 }
 
+/// The latest modification time of anything a function's worker depends on: its own folder,
+/// what the functions share (`config.toml`, the files at the top of the directory, folders
+/// that are not functions, such as `_shared`). A change to one function leaves the others'
+/// workers running.
 fn fingerprints(
     root: &Path,
     functions: &std::collections::HashMap<String, FunctionSource>,
@@ -303,6 +293,15 @@ mod tests {
         assert!(!is_function_name("a/b"));
         assert!(!is_function_name(".."));
         assert!(!is_function_name(""));
+    }
+
+    fn verify_jwt(config_toml: &str, name: &str) -> bool {
+        !unverified_functions(config_toml).contains(name)
+    }
+
+    /// A function's fingerprint as the watch sees it.
+    fn fingerprint(root: &Path, name: &str) -> Option<SystemTime> {
+        Seen::look(root, std::time::Instant::now()).fingerprint(name)
     }
 
     #[test]

@@ -168,13 +168,14 @@ export function useSchoolSearch(term: string) {
     queryKey: ['schools', 'search', query] as const,
     queryFn: async (): Promise<SchoolOption[]> => {
       const columns = 'RBD, NOM_RBD, comuna'
+      const words = query.replace(/[,()*]/g, ' ')
       const request = /^\d+$/.test(query)
         ? supabase.from('schools').select(columns).eq('RBD', Number(query))
         : supabase
             .from('schools')
             .select(columns)
             // PostgREST's or-filter: commas and parentheses would end the value.
-            .or(`NOM_RBD.ilike.*${query.replace(/[,()*]/g, ' ')}*,comuna.ilike.*${query.replace(/[,()*]/g, ' ')}*`)
+            .or(`NOM_RBD.ilike.*${words}*,comuna.ilike.*${words}*`)
             .eq('estado', 'Vigente')
             .order('NOM_RBD')
       const { data, error } = await request.limit(8)
