@@ -22,6 +22,7 @@ const AppLayout = lazy(() => import('./layouts/app-layout').then((module) => ({ 
 const Dashboard = lazy(() => import('./routes/app/dashboard'))
 const Profile = lazy(() => import('./routes/app/profile'))
 const Courses = lazy(() => import('./routes/app/courses'))
+const Schedule = lazy(() => import('./routes/app/schedule'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
@@ -85,7 +86,7 @@ export const routes: RouteObject[] = [
           { path: paths.drafts, element: <ComingSoon page="drafts" /> },
           { path: paths.sequential, element: <ComingSoon page="sequential" /> },
           { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
-          { path: paths.schedule, element: <ComingSoon page="schedule" /> },
+          { path: paths.schedule, element: <Schedule /> },
           { path: paths.calendar, element: <ComingSoon page="calendar" /> },
           { path: paths.adminPlatform, element: <ComingSoon page="adminPlatform" /> },
           { path: paths.adminMonitoring, element: <Monitoring /> },

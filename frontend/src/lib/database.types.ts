@@ -1006,6 +1006,30 @@ export type Database = {
           },
         ]
       }
+      school_days: {
+        Row: {
+          breaks: Json
+          day_start: string
+          pedagogical_hours: number
+          teacher_id: string
+          updated_at: string
+        }
+        Insert: {
+          breaks?: Json
+          day_start?: string
+          pedagogical_hours?: number
+          teacher_id?: string
+          updated_at?: string
+        }
+        Update: {
+          breaks?: Json
+          day_start?: string
+          pedagogical_hours?: number
+          teacher_id?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
       school_events: {
         Row: {
           course_id: string | null

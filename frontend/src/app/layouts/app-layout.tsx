@@ -50,7 +50,7 @@ function Shell() {
           data-testid="sidebar"
           data-state={open ? 'expanded' : 'collapsed'}
           style={{ width: open ? SIDEBAR_WIDTH : SIDEBAR_WIDTH_COLLAPSED }}
-          className="sticky top-0 h-dvh shrink-0 border-r border-line bg-surface transition-[width] duration-200"
+          className="sticky top-0 h-dvh shrink-0 print:hidden border-r border-line bg-surface transition-[width] duration-200"
         >
           <AppSidebar collapsed={!open} />
         </aside>
@@ -77,7 +77,7 @@ function Shell() {
       </Dialog.Root>
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex min-h-16 items-center justify-between gap-2 border-b border-line bg-surface/95 px-3 backdrop-blur sm:px-4">
+        <header className="sticky top-0 z-30 print:hidden flex min-h-16 items-center justify-between gap-2 border-b border-line bg-surface/95 px-3 backdrop-blur sm:px-4">
           <Tooltip content={`${toggleLabel} (Ctrl+B)`} side="bottom">
             <button
               type="button"

@@ -5,6 +5,7 @@
  */
 import { createContext, use, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { readCookie, writeCookie } from '@/lib/cookies'
+import { useMediaQuery } from '@/lib/use-media-query'
 
 export const SIDEBAR_COOKIE = 'sidebar_state'
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
@@ -22,16 +23,7 @@ export function readSidebarOpen(): boolean {
 const mobileQuery = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`
 
 function useIsMobile(): boolean {
-  const [mobile, setMobile] = useState(() => window.matchMedia?.(mobileQuery).matches ?? false)
-  useEffect(() => {
-    const media = window.matchMedia?.(mobileQuery)
-    if (!media) return
-    const update = () => setMobile(media.matches)
-    update()
-    media.addEventListener('change', update)
-    return () => media.removeEventListener('change', update)
-  }, [])
-  return mobile
+  return useMediaQuery(mobileQuery)
 }
 
 export interface SidebarContextValue {

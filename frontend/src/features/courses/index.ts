@@ -1,6 +1,8 @@
 /** The teacher's courses. */
 export { useCourseCount } from './api/course-count'
 export {
+  courseLabels,
+  useCourseLabels,
   useCourses,
   useCreateCourse,
   useCurriculum,
@@ -9,6 +11,7 @@ export {
   useSchoolSearch,
   useUpdateCourse,
   type Course,
+  type CourseLabel,
   type SchoolOption,
   type Curriculum,
 } from './api/courses'

@@ -3,7 +3,11 @@ import {
   DEFAULT_DAY,
   blockEnd,
   blockProblem,
+  dayEnd,
   dayRows,
+  dayShapeFromRow,
+  dayShapeProblem,
+  dayShapeToRow,
   findConflict,
   formatTime,
   hoursUntilBreak,
@@ -11,6 +15,7 @@ import {
   overlaps,
   parseTime,
   snapToHour,
+  visibleRange,
   type DayShape,
 } from './grid'
 
@@ -94,8 +99,62 @@ describe('blocks', () => {
     expect(moveBlock(DEFAULT_DAY, block, 'longer')).toEqual({ ...block, hours: 2 })
     expect(moveBlock(DEFAULT_DAY, { ...block, hours: 2 }, 'longer')).toBeUndefined() // the recreo
     expect(moveBlock(DEFAULT_DAY, block, 'shorter')).toBeUndefined()
-    expect(moveBlock(DEFAULT_DAY, { ...block, hours: 2 }, 'up')).toBeUndefined() // would cross a recreo
+    // A two-hour block jumps over the recreo instead of straddling it.
+    expect(moveBlock(DEFAULT_DAY, { ...block, hours: 2 }, 'up')).toEqual({ ...block, hours: 2, start: parseTime('08:00') })
+    expect(moveBlock(DEFAULT_DAY, { ...block, start: parseTime('08:00'), hours: 2 }, 'down')).toEqual({ ...block, hours: 2 })
+    expect(moveBlock(DEFAULT_DAY, { ...block, start: parseTime('08:00'), hours: 2 }, 'up')).toBeUndefined()
     const last = { weekday: 3, start: parseTime('14:30'), hours: 1 }
     expect(moveBlock(DEFAULT_DAY, last, 'down')).toBeUndefined()
+  })
+})
+
+describe('the stored school day', () => {
+  it('reads the stored row and writes it back', () => {
+    const row = {
+      day_start: '07:45:00',
+      pedagogical_hours: 6,
+      breaks: [
+        { after_hour: 4, minutes: 45, label: 'Almuerzo' },
+        { after_hour: 2, minutes: 20, label: 'Recreo' },
+      ],
+    }
+    const shape = dayShapeFromRow(row)
+    expect(shape.start).toBe(7 * 60 + 45)
+    expect(shape.breaks.map((b) => b.afterHour)).toEqual([2, 4])
+    expect(dayShapeToRow(shape)).toEqual({ ...row, day_start: '07:45', breaks: [row.breaks[1], row.breaks[0]] })
+    expect(dayShapeFromRow(null)).toBe(DEFAULT_DAY)
+  })
+
+  it('ends after its hours and breaks', () => {
+    // 08:00 + 8 × 45 min + 15 + 15 + 45 = 15:15
+    expect(formatTime(dayEnd(DEFAULT_DAY))).toBe('15:15')
+  })
+
+  it('refuses what the database refuses', () => {
+    expect(dayShapeProblem(DEFAULT_DAY)).toBeNull()
+    expect(dayShapeProblem({ ...DEFAULT_DAY, start: 6 * 60 + 30 })).toMatch(/07:00/)
+    expect(dayShapeProblem({ ...DEFAULT_DAY, start: 8 * 60 + 3 })).toMatch(/múltiplos de 5/)
+    expect(dayShapeProblem({ ...DEFAULT_DAY, hours: 15 })).toMatch(/1 a 14/)
+    expect(dayShapeProblem({ ...DEFAULT_DAY, breaks: [{ afterHour: 8, minutes: 15, label: 'Recreo' }] })).toMatch(/última/)
+    expect(
+      dayShapeProblem({
+        ...DEFAULT_DAY,
+        breaks: [
+          { afterHour: 2, minutes: 15, label: 'Recreo' },
+          { afterHour: 2, minutes: 10, label: 'Otro' },
+        ],
+      }),
+    ).toMatch(/dos recreos/)
+    expect(dayShapeProblem({ ...DEFAULT_DAY, breaks: [{ afterHour: 2, minutes: 120, label: 'Largo' }] })).toMatch(/5 a 90/)
+    expect(dayShapeProblem({ ...DEFAULT_DAY, breaks: [{ afterHour: 2, minutes: 15, label: '  ' }] })).toMatch(/nombre/)
+    expect(dayShapeProblem({ start: 14 * 60, hours: 14, breaks: [] })).toMatch(/23:00/)
+  })
+
+  it('stretches the visible range to blocks outside the day', () => {
+    expect(visibleRange(DEFAULT_DAY, [])).toEqual({ from: 480, to: dayEnd(DEFAULT_DAY) })
+    expect(visibleRange(DEFAULT_DAY, [{ weekday: 1, start: 7 * 60, hours: 1 }, { weekday: 2, start: 18 * 60, hours: 2 }])).toEqual({
+      from: 420,
+      to: 18 * 60 + 90,
+    })
   })
 })

@@ -4,6 +4,7 @@
  * schedule starts at an hour and lasts 1 to 4 contiguous hours (the database stores its start
  * and length and computes its end). Times are minutes after midnight.
  */
+import type { Json } from '@/lib/database.types'
 
 /** Minutes in a pedagogical hour. */
 export const PEDAGOGICAL_HOUR = 45
@@ -147,15 +148,17 @@ export function snapToHour(shape: DayShape, minutes: number): number | undefined
 export type Move = 'up' | 'down' | 'left' | 'right' | 'longer' | 'shorter'
 
 /**
- * A block moved by the keyboard: to the previous or next hour of the day, to the previous
- * or next weekday, or one hour longer or shorter. `undefined` when it cannot go there
- * (the edge of the day or week, a break, 1 or 4 hours); conflicts are checked apart.
+ * A block moved by the keyboard: up or down to the nearest hour where it fits whole (a
+ * two-hour block jumps over a recreo rather than straddle it), to the previous or next
+ * weekday, or one hour longer or shorter. `undefined` when it cannot go there (the edge of
+ * the day or week, a break, 1 or 4 hours); conflicts are checked apart.
  */
 export function moveBlock(shape: DayShape, block: TimedBlock, move: Move): TimedBlock | undefined {
   const hours = dayRows(shape).filter((row) => row.kind === 'hour')
   const at = hours.findIndex((row) => row.start === block.start)
-  const previous = at > 0 ? hours[at - 1] : undefined
-  const next = at >= 0 ? hours[at + 1] : undefined
+  const whole = (row: { start: number }) => hoursUntilBreak(shape, row.start) >= block.hours
+  const previous = at > 0 ? hours.slice(0, at).reverse().find(whole) : undefined
+  const next = at >= 0 ? hours.slice(at + 1).find(whole) : undefined
   const fits = (candidate: TimedBlock) =>
     blockProblem(candidate) === null &&
     candidate.weekday <= LAST_WEEKDAY &&
@@ -176,4 +179,78 @@ export function moveBlock(shape: DayShape, block: TimedBlock, move: Move): Timed
     case 'shorter':
       return fits({ ...block, hours: block.hours - 1 })
   }
+}
+
+/** A teacher's day as the `school_days` table stores it. */
+export interface SchoolDayRow {
+  day_start: string
+  pedagogical_hours: number
+  breaks: Json
+}
+
+export const MAX_DAY_HOURS = 14
+const MAX_BREAKS = 6
+
+/** The stored day as the grid's shape; the usual day when there is no row. */
+export function dayShapeFromRow(row: SchoolDayRow | null | undefined): DayShape {
+  if (!row) return DEFAULT_DAY
+  const breaks = Array.isArray(row.breaks)
+    ? (row.breaks as unknown as Array<{ after_hour: number; minutes: number; label: string }>).map((b) => ({
+        afterHour: b.after_hour,
+        minutes: b.minutes,
+        label: b.label,
+      }))
+    : []
+  return { start: parseTime(row.day_start), hours: row.pedagogical_hours, breaks: [...breaks].sort((a, b) => a.afterHour - b.afterHour) }
+}
+
+/** The shape as the row to save. */
+export function dayShapeToRow(shape: DayShape): SchoolDayRow {
+  return {
+    day_start: formatTime(shape.start),
+    pedagogical_hours: shape.hours,
+    breaks: shape.breaks.map((b) => ({ after_hour: b.afterHour, minutes: b.minutes, label: b.label.trim() })),
+  }
+}
+
+/** When the day's last hour ends. */
+export function dayEnd(shape: DayShape): number {
+  return shape.start + shape.hours * PEDAGOGICAL_HOUR + shape.breaks.reduce((sum, b) => sum + b.minutes, 0)
+}
+
+/** Why the database would refuse the day's shape, in Spanish; `null` when it would not. */
+export function dayShapeProblem(shape: DayShape): string | null {
+  if (!Number.isInteger(shape.start) || shape.start < EARLIEST_START || shape.start % 5 !== 0) {
+    return 'La jornada empieza a las 07:00 o después, en minutos múltiplos de 5.'
+  }
+  if (!Number.isInteger(shape.hours) || shape.hours < 1 || shape.hours > MAX_DAY_HOURS) {
+    return `La jornada tiene de 1 a ${MAX_DAY_HOURS} horas pedagógicas.`
+  }
+  if (shape.breaks.length > MAX_BREAKS) return `Puedes tener hasta ${MAX_BREAKS} recreos.`
+  const seen = new Set<number>()
+  for (const pause of shape.breaks) {
+    if (!Number.isInteger(pause.afterHour) || pause.afterHour < 1 || pause.afterHour >= shape.hours) {
+      return 'Cada recreo va después de una hora de la jornada, nunca después de la última.'
+    }
+    if (seen.has(pause.afterHour)) return `Hay dos recreos después de la hora ${pause.afterHour}.`
+    seen.add(pause.afterHour)
+    if (!Number.isInteger(pause.minutes) || pause.minutes < 5 || pause.minutes > 90) {
+      return 'Un recreo dura de 5 a 90 minutos.'
+    }
+    const label = pause.label.trim()
+    if (label.length < 1 || label.length > 30) return 'Cada recreo necesita un nombre (hasta 30 caracteres).'
+  }
+  if (dayEnd(shape) > LATEST_END) return 'La jornada debe terminar a las 23:00 a más tardar.'
+  return null
+}
+
+/** The first and last minute the grid shows: the day, stretched to fit blocks outside it. */
+export function visibleRange(shape: DayShape, blocks: TimedBlock[]): { from: number; to: number } {
+  let from = shape.start
+  let to = dayEnd(shape)
+  for (const block of blocks) {
+    from = Math.min(from, block.start)
+    to = Math.max(to, blockEnd(block))
+  }
+  return { from, to }
 }

@@ -4,10 +4,11 @@
  * establecimiento, estudiantes, color). A demo teacher sees how many courses she has left
  * before the database's cap refuses one; every refusal reads in Spanish.
  */
-import * as Dialog from '@radix-ui/react-dialog'
-import { BookOpen, Pencil, Plus, Trash2, Users, X } from 'lucide-react'
+import { BookOpen, Pencil, Plus, Trash2, Users } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { AppDialog, ConfirmDialog } from '@/components/ui/dialog'
+import { Field, FormError, fieldClass } from '@/components/ui/field'
 import { EmptyState } from '@/components/ui/empty-state'
 import { PageHeader } from '@/components/ui/page-header'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -206,28 +207,13 @@ function CourseDialog({ editing, curriculum, onClose }: { editing: Editing; curr
     else create.mutate(draft, done)
   }
 
-  const fieldClass = 'min-h-11 w-full rounded-lg border border-line bg-surface px-3 text-ink'
   return (
-    <Dialog.Root open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content
-          className="fixed inset-x-0 bottom-0 z-50 max-h-[92vh] overflow-y-auto rounded-t-card bg-surface p-5 shadow-card sm:inset-auto sm:top-1/2 sm:left-1/2 sm:w-[32rem] sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-card"
-          data-testid="course-dialog"
-        >
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <Dialog.Title className="text-xl font-semibold text-ink">
-                {editing.mode === 'edit' ? 'Editar curso' : 'Nuevo curso'}
-              </Dialog.Title>
-              <Dialog.Description className="text-sm text-ink-muted">
-                Las asignaturas son las del currículum nacional para el nivel que elijas.
-              </Dialog.Description>
-            </div>
-            <Dialog.Close aria-label="Cerrar" className="inline-flex size-10 items-center justify-center rounded-lg text-ink-muted hover:bg-surface-muted">
-              <X aria-hidden="true" className="size-5" />
-            </Dialog.Close>
-          </div>
+    <AppDialog
+      title={editing.mode === 'edit' ? 'Editar curso' : 'Nuevo curso'}
+      description="Las asignaturas son las del currículum nacional para el nivel que elijas."
+      onClose={onClose}
+      testId="course-dialog"
+    >
           <form onSubmit={submit} noValidate className="flex flex-col gap-4">
             <div className="grid grid-cols-[1fr_6rem] gap-3">
               <Field id={ids.level} label="Nivel" problem={problems.level_code}>
@@ -309,11 +295,7 @@ function CourseDialog({ editing, curriculum, onClose }: { editing: Editing; curr
                 ))}
               </div>
             </fieldset>
-            {saveError ? (
-              <p role="alert" className="rounded-lg bg-bad/10 p-3 text-sm text-bad" data-testid="course-error">
-                {saveError}
-              </p>
-            ) : null}
+            <FormError message={saveError} testId="course-error" />
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Button variant="secondary" onClick={onClose}>
                 Cancelar
@@ -323,25 +305,7 @@ function CourseDialog({ editing, curriculum, onClose }: { editing: Editing; curr
               </Button>
             </div>
           </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  )
-}
-
-function Field({ id, label, problem, children }: { id: string; label: string; problem: string | undefined; children: React.ReactNode }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      {problem ? (
-        <p className="text-sm text-bad" role="alert">
-          {problem}
-        </p>
-      ) : null}
-    </div>
+    </AppDialog>
   )
 }
 
@@ -418,34 +382,18 @@ function DeleteDialog({ course, curriculum, onClose }: { course: Course; curricu
   const remove = useDeleteCourse()
   const name = nameOf(course, curriculum)
   return (
-    <Dialog.Root open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,92vw)] -translate-x-1/2 -translate-y-1/2 rounded-card bg-surface p-5 shadow-card">
-          <Dialog.Title className="text-lg font-semibold text-ink">¿Eliminar {name}?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-ink-muted">
-            Se eliminan también sus bloques del horario y sus clases del calendario. Esta acción no se puede deshacer.
-          </Dialog.Description>
-          <div className="mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={onClose}>
-              Cancelar
-            </Button>
-            <Button
-              variant="danger"
-              data-testid="confirm-delete-course"
-              onClick={() => {
-                onClose()
-                remove.mutate(course.id, {
-                  onSuccess: () => notify.success('Curso eliminado', name),
-                  onError: (error) => notify.error('No se pudo eliminar el curso', refusal(error)),
-                })
-              }}
-            >
-              Eliminar curso
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      title={`¿Eliminar ${name}?`}
+      description="Se eliminan también sus bloques del horario y sus clases del calendario. Esta acción no se puede deshacer."
+      confirmLabel="Eliminar curso"
+      confirmTestId="confirm-delete-course"
+      onClose={onClose}
+      onConfirm={() =>
+        remove.mutate(course.id, {
+          onSuccess: () => notify.success('Curso eliminado', name),
+          onError: (error) => notify.error('No se pudo eliminar el curso', refusal(error)),
+        })
+      }
+    />
   )
 }

@@ -9,7 +9,7 @@ import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
 import type { CieloClient } from '@/lib/supabase'
 import { useSupabase } from '@/lib/supabase-provider'
-import type { CourseDraft } from '@/features/courses/course-form'
+import { groupName, type CourseDraft } from '@/features/courses/course-form'
 import { courseKeys } from './course-count'
 
 export type Course = Tables<'courses'>
@@ -111,7 +111,11 @@ function useCourseCache() {
       if (previous) queryClient.setQueryData<Course[]>(key, change(previous))
       return () => queryClient.setQueryData(key, previous)
     },
-    settle: () => queryClient.invalidateQueries({ queryKey: courseKeys.all }),
+    // A course's blocks and classes go with it (ON DELETE CASCADE), and its colour is theirs.
+    settle: () =>
+      queryClient.invalidateQueries({
+        predicate: (query) => ['courses', 'schedule', 'calendar'].includes(String(query.queryKey[0])),
+      }),
   }
 }
 
@@ -185,4 +189,39 @@ export function useSchoolSearch(term: string) {
     enabled: query.length >= 3,
     staleTime: Infinity,
   })
+}
+
+/** How a course is named where it is shown small (grid blocks, calendar, dashboard). */
+export interface CourseLabel {
+  id: string
+  /** "Matemática" */
+  subject: string
+  /** "3° Básico A" */
+  group: string
+  /** "Matemática · 3° Básico A" */
+  name: string
+  color: string
+}
+
+export function courseLabels(courses: Course[], curriculum: Curriculum): Map<string, CourseLabel> {
+  return new Map(
+    courses.map((course) => {
+      const level = curriculum.levels.find((l) => l.code === course.level_code)?.name
+      const subject = curriculum.subjects.get(course.subject_code) ?? course.subject_code
+      const group = groupName(level, course.letter)
+      return [course.id, { id: course.id, subject, group, name: `${subject} · ${group}`, color: course.color }]
+    }),
+  )
+}
+
+/** The teacher's courses by id with their display names, once courses and curriculum load. */
+export function useCourseLabels() {
+  const courses = useCourses()
+  const curriculum = useCurriculum()
+  const labels = courses.data && curriculum.data ? courseLabels(courses.data, curriculum.data) : undefined
+  return {
+    labels,
+    isPending: courses.isPending || curriculum.isPending,
+    isError: courses.isError || curriculum.isError,
+  }
 }

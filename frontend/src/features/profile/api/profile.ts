@@ -83,3 +83,9 @@ export function displayFirstName(profile: Pick<Profile, 'first_name'> | null | u
   if (first) return first
   return email?.split('@')[0] ?? 'Docente'
 }
+
+/** "Ana Pérez", for printed pages; the e-mail's name when the profile has none. */
+export function displayFullName(profile: Pick<Profile, 'first_name' | 'last_name'> | null | undefined, email?: string): string {
+  const full = [profile?.first_name, profile?.last_name].filter(Boolean).join(' ').trim()
+  return full || displayFirstName(profile, email)
+}
