@@ -36,8 +36,8 @@ describe('route guards', () => {
   })
 
   it('a confirmed user reaches the page', async () => {
-    renderApp({ path: '/schedule', session: testSession(), routes: teacherRoutes })
-    expect(await screen.findByRole('heading', { level: 1, name: 'Horario' })).toBeInTheDocument()
+    renderApp({ path: '/profile', session: testSession(), routes: teacherRoutes })
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mi perfil' })).toBeInTheDocument()
   })
 
   it('skeleton bars while the content-creator right is checked', async () => {
