@@ -23,6 +23,7 @@ const Dashboard = lazy(() => import('./routes/app/dashboard'))
 const Profile = lazy(() => import('./routes/app/profile'))
 const Courses = lazy(() => import('./routes/app/courses'))
 const Schedule = lazy(() => import('./routes/app/schedule'))
+const Calendar = lazy(() => import('./routes/app/calendar'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
@@ -87,7 +88,7 @@ export const routes: RouteObject[] = [
           { path: paths.sequential, element: <ComingSoon page="sequential" /> },
           { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
           { path: paths.schedule, element: <Schedule /> },
-          { path: paths.calendar, element: <ComingSoon page="calendar" /> },
+          { path: paths.calendar, element: <Calendar /> },
           { path: paths.adminPlatform, element: <ComingSoon page="adminPlatform" /> },
           { path: paths.adminMonitoring, element: <Monitoring /> },
           { path: paths.help, element: <ComingSoon page="help" /> },

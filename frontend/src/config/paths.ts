@@ -47,6 +47,10 @@ export const paths = {
   // Signed in, without the sidebar layout
   draftEditor: (id: string) => `/editor/draft/${encodeURIComponent(id)}`,
   plannerCreate: '/planner/create',
+  /** A new plan for one class of the calendar. */
+  planForClass: (classSessionId: string) => `/planner/create?clase=${encodeURIComponent(classSessionId)}`,
+  /** An existing plan, opened in the planner. */
+  plan: (planId: string) => `/planner/create?plan=${encodeURIComponent(planId)}`,
   sequentialClassEdit: (sessionId: string, classId: string) =>
     `/planner/sequential/${encodeURIComponent(sessionId)}/class/${encodeURIComponent(classId)}/edit`,
 } as const

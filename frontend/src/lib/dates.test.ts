@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
+  addMonths,
+  formatDayRange,
   addDays,
   chileToday,
   daysBetween,
@@ -75,5 +77,18 @@ describe('calendar days', () => {
     expect(isWithin('2025-07-05', '2025-06-23', '2025-07-04')).toBe(false)
     expect(formatShortDay('2025-05-21')).toBe('mié 21')
     expect(formatMonth(2025, 5)).toBe('mayo de 2025')
+  })
+})
+
+describe('months and ranges', () => {
+  it('moves by months to their first day', () => {
+    expect(addMonths('2025-05-21', 1)).toBe('2025-06-01')
+    expect(addMonths('2025-01-31', -1)).toBe('2024-12-01')
+    expect(addMonths('2025-12-05', 1)).toBe('2026-01-01')
+  })
+
+  it('writes a week as people say it', () => {
+    expect(formatDayRange('2025-05-19', '2025-05-25')).toBe('del 19 al 25 de mayo de 2025')
+    expect(formatDayRange('2025-04-28', '2025-05-04')).toBe('del 28 de abril al 4 de mayo de 2025')
   })
 })

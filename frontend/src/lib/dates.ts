@@ -132,3 +132,18 @@ export function formatMonth(year: number, month: number): string {
     new Date(Date.UTC(year, month - 1, 1)),
   )
 }
+
+/** The first day of the month `months` after (or before) `day`'s month. */
+export function addMonths(day: IsoDay, months: number): IsoDay {
+  const date = new Date(dayToUtc(day))
+  return utcToDay(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1))
+}
+
+/** "del 19 al 25 de mayo de 2025" (or across months: "del 28 de abril al 4 de mayo de 2025"). */
+export function formatDayRange(from: IsoDay, to: IsoDay): string {
+  const format = (day: IsoDay, options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(LOCALE, { ...options, timeZone: 'UTC' }).format(new Date(dayToUtc(day)))
+  const end = format(to, { day: 'numeric', month: 'long', year: 'numeric' })
+  const start = from.slice(0, 7) === to.slice(0, 7) ? String(Number(from.slice(8, 10))) : format(from, { day: 'numeric', month: 'long' })
+  return `del ${start} al ${end}`
+}
