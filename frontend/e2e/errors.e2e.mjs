@@ -40,7 +40,7 @@ test("'Ir al Dashboard' leaves the failed page", async () => {
   await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, await createUser('error-ir'))
     await page.route(/\/assets\/coming-soon-[^/]+\.js$/, (route) => route.abort('internetdisconnected'))
-    await page.getByRole('link', { name: 'Horario' }).click()
+    await page.getByRole('link', { name: 'Anuncios' }).click()
     await page.getByRole('heading', { name: '¡Ups! Algo salió mal' }).waitFor()
     await page.getByRole('button', { name: 'Ir al Dashboard' }).click()
     await waitForPath(page, '/dashboard')
@@ -56,7 +56,7 @@ test("a data request without network: 'Error de Conexión' with 'Reintentar'", a
     // A fresh load asks for the courses again (the query's one retry fails too).
     await page.reload()
     const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Error de Conexión' })
-    await toast.getByText('No se pudo cargar la lista de cursos. Verifica tu conexión a internet.').waitFor({ timeout: 20_000 })
+    await toast.getByText('No se pudo cargar tus cursos. Verifica tu conexión a internet.').waitFor({ timeout: 20_000 })
     await page.waitForTimeout(500) // the toast's entrance animation
     await screenshot(page, 'network-error-desktop')
     await page.unroute('**/rest/v1/courses**')

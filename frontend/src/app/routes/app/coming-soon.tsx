@@ -5,8 +5,6 @@
 import {
   Bell,
   BookOpen,
-  CalendarDays,
-  Clock,
   FilePenLine,
   FileText,
   LifeBuoy,
@@ -25,8 +23,6 @@ export type ComingSoonName =
   | 'drafts'
   | 'sequential'
   | 'sequentialSession'
-  | 'schedule'
-  | 'calendar'
   | 'adminPlatform'
   | 'help'
   | 'announcements'
@@ -39,8 +35,6 @@ const PAGES: Record<ComingSoonName, { title: string; description: string; empty:
   drafts: { title: 'Borradores', description: 'Planificaciones que aún no terminas.', empty: 'Aquí aparecerán tus borradores guardados.', icon: FilePenLine },
   sequential: { title: 'Planificación secuencial', description: 'Unidades de varias clases.', empty: 'Aquí podrás planificar unidades de 2 a 40 clases.', icon: ListOrdered },
   sequentialSession: { title: 'Unidad secuencial', description: 'Las clases de una unidad.', empty: 'Aquí verás las clases de esta unidad.', icon: ListOrdered },
-  schedule: { title: 'Horario', description: 'Tu semana de clases.', empty: 'Aquí podrás armar tu horario semanal en bloques de 45 minutos.', icon: Clock },
-  calendar: { title: 'Calendario', description: 'El año escolar 2025.', empty: 'Aquí verás tus clases, feriados y eventos del colegio.', icon: CalendarDays },
   adminPlatform: { title: 'Gestión Plataforma', description: 'Administración de Cielo.', empty: 'Aquí se administrarán usuarios, roles, anuncios y la demo 2025.', icon: Settings },
   help: { title: 'Ayuda', description: 'Guías y respuestas.', empty: 'Aquí encontrarás guías de uso y preguntas frecuentes.', icon: LifeBuoy },
   announcements: { title: 'Anuncios', description: 'Novedades de Cielo.', empty: 'Aquí verás los anuncios del equipo de Cielo.', icon: Bell },

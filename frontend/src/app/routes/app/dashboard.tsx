@@ -20,7 +20,7 @@ import { displayFirstName, useProfile } from '@/features/profile'
 import { useScheduleBlocks } from '@/features/schedule'
 import { useAuth } from '@/lib/auth/auth-provider'
 import { cn } from '@/lib/cn'
-import { addDays, chileToday, dayRange, formatDate, formatLongDate, formatShortDay, type IsoDay } from '@/lib/dates'
+import { addDays, chileToday, dayRange, formatDayRange, formatLongDate, formatShortDay, type IsoDay } from '@/lib/dates'
 
 export default function DashboardRoute() {
   const { user } = useAuth()
@@ -165,7 +165,7 @@ function TeacherDay({ today, nearest, labels }: { today: IsoDay; nearest: { befo
         )}
       </Panel>
 
-      <Panel title={`Semana ${formatDate(week.from)} – ${formatDate(addDays(week.from, 4))}`} className="lg:col-span-2" testId="week-glance">
+      <Panel title={`Semana ${formatDayRange(week.from, addDays(week.from, 4))}`} className="lg:col-span-2" testId="week-glance">
         <div className="grid grid-cols-5 gap-1 sm:gap-2">
           {dayRange(week.from, 5).map((day) => {
             const classes = all.filter((session) => session.session_date === day)
