@@ -5,16 +5,20 @@
 //!   build works for every deployment.
 //! * Hashed assets under `/assets/` are cached for a year (`immutable`); everything else
 //!   is revalidated (`no-cache`), so a new deployment is picked up at the next load.
+//! * An asset the build also wrote as `x.js.br` or `x.js.gz` (compressed once, at the highest
+//!   levels) is sent as that file to browsers that accept it, instead of being compressed on
+//!   every request at the fast levels the response middleware uses.
 //! * An unknown path without a file extension gets `index.html` (client-side routes such as
 //!   `/planner/sequential/42`); an unknown file gets 404, so a missing script is never
 //!   answered with HTML. Unknown paths under the API prefixes answer in JSON.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use actix_files::{Files, NamedFile};
+use actix_files::{Files, NamedFile, file_extension_to_mime};
 use actix_web::body::BoxBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse, fn_service};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{self, ContentEncoding, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{Next, from_fn};
 use actix_web::{Error, HttpResponse, web};
@@ -53,7 +57,15 @@ pub async fn runtime_config(state: web::Data<AppState>) -> HttpResponse {
 pub fn configure(config: &mut web::ServiceConfig, web_dir: Option<PathBuf>) {
     match web_dir {
         Some(dir) => {
-            config.default_service(actix_service::apply(from_fn(cache_headers), files(dir)));
+            let assets = Arc::new(dir.clone());
+            let precompressed = from_fn(move |request, next| {
+                let assets = Arc::clone(&assets);
+                async move { precompressed(&assets, request, next).await }
+            });
+            config.default_service(actix_service::apply(
+                from_fn(cache_headers),
+                actix_service::apply(precompressed, files(dir)),
+            ));
         }
         None => {
             config.default_service(web::to(not_built));
@@ -86,6 +98,75 @@ fn files(dir: PathBuf) -> Files {
                 Ok(ServiceResponse::new(request, response))
             }
         }))
+}
+
+/// The encodings the build writes beside an asset, best first, with their file suffix.
+const PRECOMPRESSED: &[(&str, &str, ContentEncoding)] = &[
+    ("br", "br", ContentEncoding::Brotli),
+    ("gzip", "gz", ContentEncoding::Gzip),
+];
+
+/// Middleware: answers a GET or HEAD of `/assets/<name>` with `<name>.br` or `<name>.gz` when
+/// the browser accepts that encoding and the file exists; anything else goes on unchanged.
+async fn precompressed(
+    dir: &Path,
+    request: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse, Error> {
+    let name = request.path().strip_prefix("/assets/").filter(|name| is_asset_name(name));
+    let readable = request.method() == Method::GET || request.method() == Method::HEAD;
+    if let (Some(name), true) = (name, readable) {
+        let accepted = request
+            .headers()
+            .get(header::ACCEPT_ENCODING)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("");
+        for (token, suffix, encoding) in PRECOMPRESSED {
+            if !accepts(accepted, token) {
+                continue;
+            }
+            let path = dir.join("assets").join(format!("{name}.{suffix}"));
+            let Ok(file) = NamedFile::open_async(&path).await else {
+                continue;
+            };
+            let extension = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
+            let file = file
+                .set_content_type(file_extension_to_mime(extension))
+                .set_content_encoding(*encoding)
+                .use_etag(true)
+                .use_last_modified(true);
+            let (request, _) = request.into_parts();
+            let mut response = file.into_response(&request);
+            response
+                .headers_mut()
+                .insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+            return Ok(ServiceResponse::new(request, response));
+        }
+    }
+    next.call(request).await
+}
+
+/// A file name Vite writes under `assets/`: no directories, nothing but name characters.
+fn is_asset_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+}
+
+/// Whether an `Accept-Encoding` value accepts `token` (listed, and not with `q=0`).
+fn accepts(accept_encoding: &str, token: &str) -> bool {
+    accept_encoding.split(',').any(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        parts.next().is_some_and(|name| name.eq_ignore_ascii_case(token))
+            && !parts.any(|param| {
+                param
+                    .strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            })
+    })
 }
 
 /// Client-side routes: GET/HEAD of a path whose last segment has no file extension.
@@ -157,6 +238,25 @@ mod tests {
         assert!(!is_api_path("/rest/v10"));
         assert!(!is_api_path("/restaurants"));
         assert!(!is_api_path("/"));
+    }
+
+    #[test]
+    fn accept_encoding_is_read_by_token_and_quality() {
+        assert!(accepts("gzip, deflate, br, zstd", "br"));
+        assert!(accepts("GZIP;q=0.5", "gzip"));
+        assert!(!accepts("gzip, br;q=0", "br"));
+        assert!(!accepts("brotli", "br"));
+        assert!(!accepts("", "gzip"));
+    }
+
+    #[test]
+    fn asset_names_never_leave_the_assets_folder() {
+        assert!(is_asset_name("index-D1deIpDD.js"));
+        assert!(is_asset_name("index-Bsf4_dMx.css"));
+        assert!(!is_asset_name("../index.html"));
+        assert!(!is_asset_name("a/b.js"));
+        assert!(!is_asset_name(".hidden"));
+        assert!(!is_asset_name(""));
     }
 
     #[test]

@@ -138,3 +138,45 @@ fn hashed_asset_size() -> u64 {
         .unwrap()
         .len()
 }
+
+#[tokio::test]
+async fn precompressed_assets_are_sent_as_built() {
+    let app = spawn_app().await;
+    let dir = crate::helpers::fixture_web_dir().join("assets");
+    for (accept, encoding, file) in [
+        ("gzip, deflate, br, zstd", "br", "pre-9c1d.js.br"),
+        ("gzip, br;q=0", "gzip", "pre-9c1d.js.gz"),
+    ] {
+        let response = app
+            .http
+            .get(app.url("/assets/pre-9c1d.js"))
+            .header("Accept-Encoding", accept)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{accept}");
+        assert_eq!(response.headers()["content-encoding"], encoding, "{accept}");
+        assert_eq!(response.headers()["vary"], "accept-encoding", "{accept}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .contains("javascript"),
+            "{accept}"
+        );
+        assert_eq!(
+            response.headers()["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        // The build's file byte for byte: not compressed again on the way out.
+        let body = response.bytes().await.unwrap();
+        assert_eq!(body.as_ref(), std::fs::read(dir.join(file)).unwrap(), "{accept}");
+    }
+
+    let plain = app.get("/assets/pre-9c1d.js").await;
+    assert!(!plain.headers().contains_key("content-encoding"));
+    assert_eq!(
+        plain.bytes().await.unwrap().as_ref(),
+        std::fs::read(dir.join("pre-9c1d.js")).unwrap()
+    );
+}
