@@ -7,7 +7,7 @@ export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
         test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
-        oracle-auth-js oracle-functions-js types bench-ai
+        oracle-auth-js oracle-functions-js types bench-ai bench-pages
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -46,12 +46,18 @@ build: deps web
 	cargo build --release --bin cielo
 
 ## bench: rest/v1 (against pgbench and PocketBase, ~35 min), auth/v1 (against bcrypt and
-## pgbench, ~3 min) and functions/v1 + AI (against actix-web, Deno and llama.cpp's server,
-## ~30 min) benchmarks; results in bench/results/.
+## pgbench, ~3 min), functions/v1 + AI (against actix-web, Deno and llama.cpp's server,
+## ~30 min) and the app's page loads (Chromium, ~2 min) benchmarks; results in bench/results/.
 bench:
 	bench/run.sh
 	bench/auth.sh
 	bench/ai.sh
+	bench/pages.sh
+
+## bench-pages: /dashboard, /courses, /schedule and /calendar in Chromium on the seeded demo
+## (~2 min); results in bench/results/pages-latest.*
+bench-pages:
+	bench/pages.sh
 
 ## bench-ai: the function host and generation with the default model (~30 min);
 ## results in bench/results/ai-latest.*
@@ -68,6 +74,7 @@ lint:
 ## test-bench: the benchmark harness's parsing, ratio and target arithmetic (no servers started).
 test-bench:
 	cd bench && python3 -m unittest discover -s cielo_bench/tests -t .
+	node --test bench/pages/report.test.mjs
 
 test-rust:
 	cargo test --workspace --locked
