@@ -6,7 +6,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
-import { createUser, insertRows } from './stack.mjs'
+import { createUser, insertRows, selectRows } from './stack.mjs'
 
 useBrowser()
 
@@ -62,9 +62,16 @@ test('a teacher creates, edits and deletes her courses; another teacher sees non
     await math.getByText('30 estudiantes').waitFor()
     await screenshot(page, 'courses-desktop')
 
+    // A plan for the course working on two OAs: the card counts them as covered.
+    const [course] = await selectRows('courses', `teacher_id=eq.${teacher.id}&level_code=eq.7B&select=id`)
+    const objectives = await selectRows('learning_objectives', 'level_code=eq.7B&subject_code=eq.matematica&kind=eq.OA&select=id&limit=2')
+    const [plan] = await insertRows('plans', [{ teacher_id: teacher.id, course_id: course.id, title: 'Números enteros' }])
+    await insertRows('plan_learning_objectives', objectives.map((objective) => ({ plan_id: plan.id, objective_id: objective.id, teacher_id: teacher.id })))
+
     await page.reload()
     await cards.first().waitFor()
     assert.equal(await cards.count(), 2)
+    await math.getByTestId('course-objectives').getByText(/^\d+ OA · 2 cubiertos por planificaciones$/).waitFor()
     await cards.filter({ hasText: '1° Medio A' }).getByRole('button', { name: /Eliminar/ }).click()
     await page.getByTestId('confirm-delete-course').click()
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="course-card"]').length === 1)

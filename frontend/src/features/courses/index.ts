@@ -4,6 +4,7 @@ export {
   courseLabels,
   useCourseLabels,
   useCourses,
+  useCoveredObjectives,
   useCreateCourse,
   useCurriculum,
   useDeleteCourse,

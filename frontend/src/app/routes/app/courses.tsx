@@ -20,6 +20,7 @@ import {
   groupName,
   normalizeDraft,
   useCourses,
+  useCoveredObjectives,
   useCreateCourse,
   useCurriculum,
   useDeleteCourse,
@@ -45,6 +46,7 @@ export default function CoursesRoute() {
   const demo = useDemoStars()
   const [editing, setEditing] = useState<Editing | null>(null)
   const [deleting, setDeleting] = useState<Course | null>(null)
+  const covered = useCoveredObjectives()
 
   const count = courses.data?.length ?? 0
   const maxCourses = demo.data?.isDemoUser ? demo.data.maxCourses : null
@@ -87,6 +89,7 @@ export default function CoursesRoute() {
               key={course.id}
               course={course}
               curriculum={curriculum.data}
+              covered={covered.data?.get(course.id) ?? 0}
               onEdit={() => setEditing({ mode: 'edit', course })}
               onDelete={() => setDeleting(course)}
             />
@@ -112,11 +115,13 @@ function nameOf(course: Course, curriculum: Curriculum): string {
 function CourseCard({
   course,
   curriculum,
+  covered,
   onEdit,
   onDelete,
 }: {
   course: Course
   curriculum: Curriculum
+  covered: number
   onEdit: () => void
   onDelete: () => void
 }) {
@@ -144,7 +149,9 @@ function CourseCard({
           <div>
             <dt className="sr-only">Objetivos de aprendizaje</dt>
             <dd data-testid="course-objectives">
-              {objectives === undefined ? 'OA…' : `${objectives} OA · 0 cubiertos por planificaciones`}
+              {objectives === undefined
+                ? 'OA…'
+                : `${objectives} OA · ${covered} ${covered === 1 ? 'cubierto' : 'cubiertos'} por planificaciones`}
             </dd>
           </div>
         </dl>

@@ -97,6 +97,31 @@ export function useObjectiveCount(levelCode: string, subjectCode: string) {
   })
 }
 
+/** Per course, how many distinct learning objectives the teacher's plans for it work on. */
+export function useCoveredObjectives() {
+  const supabase = useSupabase()
+  const { user } = useAuth()
+  return useQuery({
+    queryKey: [...courseKeys.all, 'covered-objectives', user?.id ?? ''] as const,
+    enabled: Boolean(user),
+    meta: { action: 'cargar los OA de tus planificaciones' },
+    queryFn: async (): Promise<Map<string, number>> => {
+      const { data, error } = await supabase
+        .from('plans')
+        .select('course_id, plan_learning_objectives(objective_id)')
+        .eq('teacher_id', user?.id ?? '')
+      if (error) throw error
+      const covered = new Map<string, Set<string>>()
+      for (const plan of data) {
+        const objectives = covered.get(plan.course_id) ?? new Set<string>()
+        for (const link of plan.plan_learning_objectives) objectives.add(link.objective_id)
+        covered.set(plan.course_id, objectives)
+      }
+      return new Map([...covered].map(([course, objectives]) => [course, objectives.size]))
+    },
+  })
+}
+
 function useCourseCache() {
   const queryClient = useQueryClient()
   const { user } = useAuth()
