@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { authErrorMessage, databaseErrorMessage, isNetworkError, mentionsJwtOrSession } from './errors'
 
 describe('auth/v1 errors in Spanish', () => {
@@ -82,5 +83,31 @@ describe('database errors in Spanish', () => {
     expect(mentionsJwtOrSession({ message: 'JWT expired', code: 'PGRST303', details: null, hint: null })).toBe(true)
     expect(mentionsJwtOrSession(new Error('Auth session missing!'))).toBe(true)
     expect(mentionsJwtOrSession(new Error('timeout'))).toBe(false)
+  })
+})
+
+describe('check constraints of the teacher year', () => {
+  const refusal = (constraint: string) =>
+    databaseErrorMessage({
+      code: '23514',
+      message: `new row for relation "x" violates check constraint "${constraint}"`,
+      details: 'Failing row contains (...).',
+      hint: null,
+    })
+
+  it('read in Spanish, never in PostgreSQL’s words', () => {
+    expect(refusal('school_days_valid_breaks')).toMatch(/^Revisa los recreos/)
+    expect(refusal('class_sessions_reason_iff_cancelled')).toMatch(/necesita un motivo/)
+    expect(refusal('some_future_check')).toBe('Los datos no cumplen una de las reglas de Cielo. Revísalos e inténtalo de nuevo.')
+  })
+
+  it('cover every named check and exclusion of the tables the year pages write', () => {
+    const migrations = ['0026_courses_and_schedule.sql', '0035_school_day.sql'].map((name) =>
+      // Vitest runs from frontend/.
+      readFileSync(`${process.cwd()}/../sql/migrations/${name}`, 'utf8'),
+    )
+    const named = migrations.flatMap((sql) => [...sql.matchAll(/CONSTRAINT ([a-z_0-9]+) (?:CHECK|EXCLUDE)/g)].map((m) => m[1] ?? ''))
+    expect(named.length).toBeGreaterThan(8)
+    for (const constraint of named) expect(refusal(constraint), constraint).not.toMatch(/reglas de Cielo/)
   })
 })

@@ -42,6 +42,7 @@ const DATABASE_MESSAGES: Record<string, string> = {
   '23503': 'Los datos hacen referencia a algo que no existe.',
   '23502': 'Falta un dato obligatorio.',
   '57014': 'La operación tardó demasiado. Inténtalo de nuevo.',
+  '23514': 'Los datos no cumplen una de las reglas de Cielo. Revísalos e inténtalo de nuevo.',
   PT402: 'Estrellas Cielo agotadas.',
 }
 
@@ -55,6 +56,31 @@ const CONSTRAINT_MESSAGES: Record<string, string> = {
   courses_level_subject_fkey: 'Esa asignatura no se imparte en ese nivel.',
   schedule_blocks_no_overlap: 'Ese horario se cruza con otro bloque tuyo del mismo día.',
   class_sessions_no_overlap: 'Esa clase se cruza con otra clase tuya a la misma hora.',
+  // Checks the forms apply before saving; these words are for a request that skipped them.
+  courses_letter_check: 'La letra del curso es una sola letra mayúscula (A–Z).',
+  courses_students_count_check: 'Un curso tiene de 1 a 60 estudiantes.',
+  courses_color_check: 'El color del curso no es válido.',
+  courses_academic_year_check: 'El año escolar no es válido.',
+  schedule_blocks_weekday_check: 'El bloque debe ir de lunes a sábado.',
+  schedule_blocks_start_time_check: 'Los bloques empiezan a las 07:00 o después.',
+  schedule_blocks_pedagogical_hours_check: 'Un bloque dura de 1 a 4 horas pedagógicas.',
+  schedule_blocks_ends_by_23: 'Los bloques terminan a las 23:00 a más tardar.',
+  schedule_blocks_room_check: 'La sala puede tener hasta 60 caracteres.',
+  class_sessions_session_date_check: 'Las clases son de lunes a sábado.',
+  class_sessions_start_time_check: 'Las clases empiezan a las 07:00 o después.',
+  class_sessions_pedagogical_hours_check: 'Una clase dura de 1 a 4 horas pedagógicas.',
+  class_sessions_ends_by_23: 'Las clases terminan a las 23:00 a más tardar.',
+  class_sessions_reason_iff_cancelled: 'Una clase cancelada necesita un motivo, y solo una clase cancelada lo tiene.',
+  class_sessions_notes_check: 'Las notas de la clase pueden tener hasta 4000 caracteres.',
+  school_events_title_check: 'El título del evento tiene de 1 a 160 caracteres.',
+  school_events_description_check: 'La descripción puede tener hasta 4000 caracteres.',
+  school_events_dates_in_order: 'El evento termina antes de empezar, o dura más de 93 días.',
+  school_events_times: 'Un evento con horario dura un solo día y termina después de empezar.',
+  school_events_school_or_course: 'Un evento es del establecimiento o de un curso, no de ambos.',
+  school_days_day_start_check: 'La jornada empieza a las 07:00 o después, en minutos múltiplos de 5.',
+  school_days_pedagogical_hours_check: 'La jornada tiene de 1 a 14 horas pedagógicas.',
+  school_days_valid_breaks: 'Revisa los recreos: uno como máximo después de cada hora (nunca de la última), de 5 a 90 minutos y con nombre.',
+  school_days_ends_by_23: 'La jornada debe terminar a las 23:00 a más tardar.',
 }
 
 /**
@@ -70,7 +96,11 @@ export function databaseErrorMessage(error: DatabaseErrorLike): string {
   if (constraintMessage) return constraintMessage
   const known = error.code ? DATABASE_MESSAGES[error.code] : undefined
   // Product errors (check constraints, raised exceptions) carry their own Spanish text.
-  const productMessage = error.code && /^(23514|P0001|22023|PT\d{3})$/.test(error.code) ? error.message : undefined
+  // PostgreSQL's own wording of a check the product did not name here stays out of sight.
+  const productMessage =
+    error.code && /^(23514|P0001|22023|PT\d{3})$/.test(error.code) && !/violates check constraint/.test(error.message)
+      ? error.message
+      : undefined
   const parts = [productMessage ?? known ?? 'No se pudo completar la operación con la base de datos.']
   if (productMessage && error.details) parts.push(error.details)
   if (error.hint && (productMessage || !known)) parts.push(error.hint)
