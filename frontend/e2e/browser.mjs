@@ -14,6 +14,8 @@ export const artifactsDir = join(dirname(fileURLToPath(import.meta.url)), 'artif
 export const DESKTOP = { width: 1280, height: 800 }
 export const MOBILE = { width: 375, height: 812 }
 export const DARK_DESKTOP = { ...DESKTOP, colorScheme: 'dark' }
+/** A phone with a touchscreen: touch events, `pointer: coarse`. */
+export const TOUCH_PHONE = { ...MOBILE, hasTouch: true }
 
 function chromiumPath() {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
@@ -43,10 +45,12 @@ export async function launchBrowser() {
 }
 
 /** A page that records console errors and failed requests for the test to assert on. */
-export async function openPage(browser, { width = 1280, height = 800, colorScheme = 'light' } = {}) {
+export async function openPage(browser, { width = 1280, height = 800, colorScheme = 'light', hasTouch = false } = {}) {
   const context = await browser.newContext({
     viewport: { width, height },
     colorScheme,
+    hasTouch,
+    isMobile: hasTouch,
     locale: 'es-CL',
     timezoneId: 'America/Santiago',
   })

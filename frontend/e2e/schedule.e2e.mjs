@@ -5,7 +5,7 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
+import { DESKTOP, MOBILE, TOUCH_PHONE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
 import { createUser, insertRows, selectRows } from './stack.mjs'
 
 useBrowser()
@@ -170,6 +170,41 @@ test('on a phone the week is one day at a time (375 px)', async () => {
     await screenshot(page, 'schedule-mobile')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`)
+    assert.deepEqual(problems, [])
+  })
+})
+
+test('on a touchscreen a long press picks a block up and a finger carries it', async () => {
+  const teacher = await teacherWithCourses('horario-tactil')
+  const [course] = await selectRows('courses', `teacher_id=eq.${teacher.id}&subject_code=eq.matematica&select=id`)
+  await insertRows('schedule_blocks', [{ teacher_id: teacher.id, course_id: course.id, weekday: 2, start_time: '08:00', pedagogical_hours: 1 }])
+  await withPage(TOUCH_PHONE, async ({ page, problems }) => {
+    await signIn(page, teacher)
+    await page.goto(page.url().replace('/dashboard', '/schedule'))
+    await page.getByRole('tab', { name: 'Mar' }).tap()
+    const block = page.locator('[data-place="martes 08:00–08:45"]')
+    const from = await block.boundingBox()
+    const to = await page.getByTestId('slot-2-10:30').boundingBox()
+    const touch = await page.context().newCDPSession(page)
+    const point = (x, y) => ({ touchPoints: [{ x, y, id: 1 }] })
+    const x = from.x + from.width / 2
+    // A quick swipe over a block scrolls the page and moves nothing.
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(x, from.y + 20) })
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(x, from.y + 60) })
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+    await block.waitFor()
+    // A long press, then the finger goes down to 10:30.
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', ...point(x, from.y + 20) })
+    await page.waitForTimeout(500)
+    for (let step = 1; step <= 8; step += 1) {
+      const y = from.y + 20 + ((to.y + 20 - (from.y + 20)) * step) / 8
+      await touch.send('Input.dispatchTouchEvent', { type: 'touchMove', ...point(x, y) })
+    }
+    await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+    await page.locator('[data-place="martes 10:30–11:15"]').waitFor()
+    await assertEventually(async () =>
+      assert.deepEqual(await blocksOf(teacher), ['2 10:30 1']),
+    )
     assert.deepEqual(problems, [])
   })
 })
