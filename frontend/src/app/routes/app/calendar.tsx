@@ -6,7 +6,7 @@
  * on the nearest class day when today is outside the school year.
  */
 import { CalendarPlus, ChevronLeft, ChevronRight, Wand2 } from 'lucide-react'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { Button, buttonClass } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
@@ -215,90 +215,92 @@ export default function CalendarRoute() {
         <DayView {...viewProps} />
       )}
 
-      {shownClass ? (
-        <ClassDialog
-          session={shownClass}
-          label={labels.get(shownClass.course_id)}
-          today={today}
-          saving={setStatus.isPending}
-          saveError={saveError}
-          onClose={() => setOpenClass(null)}
-          onChangeStatus={(status, reason) => {
-            setSaveError(null)
-            setStatus.mutate(
-              { id: shownClass.id, status, ...(reason === undefined ? {} : { reason }) },
-              {
-                onSuccess: () => notify.success(status === 'Realizada' ? 'Clase realizada' : status === 'Cancelada' ? 'Clase cancelada' : 'Clase programada de nuevo'),
-                onError: (error) => setSaveError(refusal(error, 'No se pudo cambiar el estado de la clase.')),
-              },
-            )
-          }}
-        />
-      ) : null}
-      {eventEditing ? (
-        <EventDialog
-          editing={eventEditing}
-          labels={labels}
-          saving={saveEvent.isPending}
-          saveError={saveError}
-          onClose={() => setEventEditing(null)}
-          onDelete={() => {
-            setDeletingEvent(eventEditing)
-            setEventEditing(null)
-          }}
-          onSave={(draft) => {
-            setSaveError(null)
-            saveEvent.mutate(
-              { ...(eventEditing.mode === 'edit' ? { id: eventEditing.event.id } : {}), draft },
-              {
-                onSuccess: () => {
-                  notify.success(eventEditing.mode === 'edit' ? 'Evento actualizado' : 'Evento creado', draft.title.trim())
-                  setEventEditing(null)
+      <Suspense fallback={null}>
+        {shownClass ? (
+          <ClassDialog
+            session={shownClass}
+            label={labels.get(shownClass.course_id)}
+            today={today}
+            saving={setStatus.isPending}
+            saveError={saveError}
+            onClose={() => setOpenClass(null)}
+            onChangeStatus={(status, reason) => {
+              setSaveError(null)
+              setStatus.mutate(
+                { id: shownClass.id, status, ...(reason === undefined ? {} : { reason }) },
+                {
+                  onSuccess: () => notify.success(status === 'Realizada' ? 'Clase realizada' : status === 'Cancelada' ? 'Clase cancelada' : 'Clase programada de nuevo'),
+                  onError: (error) => setSaveError(refusal(error, 'No se pudo cambiar el estado de la clase.')),
                 },
-                onError: (error) => setSaveError(refusal(error, 'No se pudo guardar el evento.')),
-              },
-            )
-          }}
-        />
-      ) : null}
-      {deletingEvent?.mode === 'edit' ? (
-        <ConfirmDialog
-          title={`¿Eliminar «${deletingEvent.event.title}»?`}
-          description="El evento sale de tu calendario. Las clases de esos días no cambian."
-          confirmLabel="Eliminar evento"
-          confirmTestId="confirm-delete-event"
-          onClose={() => setDeletingEvent(null)}
-          onConfirm={() =>
-            deleteEvent.mutate(deletingEvent.event.id, {
-              onSuccess: () => notify.success('Evento eliminado'),
-              onError: (error) => notify.error('No se pudo eliminar el evento', refusal(error, 'Inténtalo de nuevo.')),
-            })
-          }
-        />
-      ) : null}
-      {filling ? (
-        <FillDialog
-          year={year}
-          regionName={schoolYear.data.regionName}
-          initial={year ? fillRange(year) : weekRange(day)}
-          saving={fill.isPending}
-          saveError={saveError}
-          onClose={() => setFilling(false)}
-          onFill={(range) => {
-            setSaveError(null)
-            fill.mutate(range, {
-              onSuccess: (created) => {
-                notify.success(
-                  created === 0 ? 'No había clases nuevas que crear' : `Se ${created === 1 ? 'creó 1 clase' : `crearon ${created} clases`}`,
-                  created === 0 ? 'Tu calendario ya tenía las clases de tu horario en esas fechas.' : undefined,
-                )
-                setFilling(false)
-              },
-              onError: (error) => setSaveError(refusal(error, 'No se pudo completar el calendario.')),
-            })
-          }}
-        />
-      ) : null}
+              )
+            }}
+          />
+        ) : null}
+        {eventEditing ? (
+          <EventDialog
+            editing={eventEditing}
+            labels={labels}
+            saving={saveEvent.isPending}
+            saveError={saveError}
+            onClose={() => setEventEditing(null)}
+            onDelete={() => {
+              setDeletingEvent(eventEditing)
+              setEventEditing(null)
+            }}
+            onSave={(draft) => {
+              setSaveError(null)
+              saveEvent.mutate(
+                { ...(eventEditing.mode === 'edit' ? { id: eventEditing.event.id } : {}), draft },
+                {
+                  onSuccess: () => {
+                    notify.success(eventEditing.mode === 'edit' ? 'Evento actualizado' : 'Evento creado', draft.title.trim())
+                    setEventEditing(null)
+                  },
+                  onError: (error) => setSaveError(refusal(error, 'No se pudo guardar el evento.')),
+                },
+              )
+            }}
+          />
+        ) : null}
+        {deletingEvent?.mode === 'edit' ? (
+          <ConfirmDialog
+            title={`¿Eliminar «${deletingEvent.event.title}»?`}
+            description="El evento sale de tu calendario. Las clases de esos días no cambian."
+            confirmLabel="Eliminar evento"
+            confirmTestId="confirm-delete-event"
+            onClose={() => setDeletingEvent(null)}
+            onConfirm={() =>
+              deleteEvent.mutate(deletingEvent.event.id, {
+                onSuccess: () => notify.success('Evento eliminado'),
+                onError: (error) => notify.error('No se pudo eliminar el evento', refusal(error, 'Inténtalo de nuevo.')),
+              })
+            }
+          />
+        ) : null}
+        {filling ? (
+          <FillDialog
+            year={year}
+            regionName={schoolYear.data.regionName}
+            initial={year ? fillRange(year) : weekRange(day)}
+            saving={fill.isPending}
+            saveError={saveError}
+            onClose={() => setFilling(false)}
+            onFill={(range) => {
+              setSaveError(null)
+              fill.mutate(range, {
+                onSuccess: (created) => {
+                  notify.success(
+                    created === 0 ? 'No había clases nuevas que crear' : `Se ${created === 1 ? 'creó 1 clase' : `crearon ${created} clases`}`,
+                    created === 0 ? 'Tu calendario ya tenía las clases de tu horario en esas fechas.' : undefined,
+                  )
+                  setFilling(false)
+                },
+                onError: (error) => setSaveError(refusal(error, 'No se pudo completar el calendario.')),
+              })
+            }}
+          />
+        ) : null}
+      </Suspense>
     </div>
   )
 }

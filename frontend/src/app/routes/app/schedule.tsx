@@ -5,7 +5,7 @@
  * database refuses it; the reason is always said in Spanish.
  */
 import { CalendarDays, Printer, Settings2 } from 'lucide-react'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { Link } from 'react-router'
 import { Button, buttonClass } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
@@ -159,65 +159,67 @@ export default function ScheduleRoute() {
 
       <PrintTitle blocks={blocks.data} labels={labels} shape={shape} />
 
-      {editing ? (
-        <BlockDialog
-          editing={editing}
-          shape={shape}
-          blocks={blocks.data}
-          labels={labels}
-          saving={create.isPending || update.isPending}
-          saveError={saveError}
-          onClose={() => setEditing(null)}
-          onDelete={(block) => {
-            setEditing(null)
-            setDeleting(block)
-          }}
-          onSave={(draft) => {
-            const done = {
-              onSuccess: () => {
-                notify.success(editing.mode === 'edit' ? 'Bloque actualizado' : 'Bloque creado', `${labels.get(draft.courseId)?.name ?? ''}, ${describePlace(draft)}`)
-                setEditing(null)
-              },
-              onError: (error: unknown) => setSaveError(refusal(error)),
+      <Suspense fallback={null}>
+        {editing ? (
+          <BlockDialog
+            editing={editing}
+            shape={shape}
+            blocks={blocks.data}
+            labels={labels}
+            saving={create.isPending || update.isPending}
+            saveError={saveError}
+            onClose={() => setEditing(null)}
+            onDelete={(block) => {
+              setEditing(null)
+              setDeleting(block)
+            }}
+            onSave={(draft) => {
+              const done = {
+                onSuccess: () => {
+                  notify.success(editing.mode === 'edit' ? 'Bloque actualizado' : 'Bloque creado', `${labels.get(draft.courseId)?.name ?? ''}, ${describePlace(draft)}`)
+                  setEditing(null)
+                },
+                onError: (error: unknown) => setSaveError(refusal(error)),
+              }
+              if (editing.mode === 'edit') update.mutate({ id: editing.block.id, draft }, done)
+              else create.mutate(draft, done)
+            }}
+          />
+        ) : null}
+        {deleting ? (
+          <ConfirmDialog
+            title="¿Eliminar este bloque?"
+            description={`${labels.get(deleting.courseId)?.name ?? 'El bloque'}, ${describePlace(deleting)}. Las clases ya creadas en el calendario se mantienen.`}
+            confirmLabel="Eliminar bloque"
+            confirmTestId="confirm-delete-block"
+            onClose={() => setDeleting(null)}
+            onConfirm={() =>
+              remove.mutate(deleting.id, {
+                onSuccess: () => notify.success('Bloque eliminado'),
+                onError: (error) => notify.error('No se pudo eliminar el bloque', refusal(error)),
+              })
             }
-            if (editing.mode === 'edit') update.mutate({ id: editing.block.id, draft }, done)
-            else create.mutate(draft, done)
-          }}
-        />
-      ) : null}
-      {deleting ? (
-        <ConfirmDialog
-          title="¿Eliminar este bloque?"
-          description={`${labels.get(deleting.courseId)?.name ?? 'El bloque'}, ${describePlace(deleting)}. Las clases ya creadas en el calendario se mantienen.`}
-          confirmLabel="Eliminar bloque"
-          confirmTestId="confirm-delete-block"
-          onClose={() => setDeleting(null)}
-          onConfirm={() =>
-            remove.mutate(deleting.id, {
-              onSuccess: () => notify.success('Bloque eliminado'),
-              onError: (error) => notify.error('No se pudo eliminar el bloque', refusal(error)),
-            })
-          }
-        />
-      ) : null}
-      {dayOpen ? (
-        <DayDialog
-          shape={shape}
-          saving={saveDay.isPending}
-          saveError={saveError}
-          onClose={() => setDayOpen(false)}
-          onSave={(next) => {
-            setSaveError(null)
-            saveDay.mutate(next, {
-              onSuccess: () => {
-                notify.success('Jornada guardada')
-                setDayOpen(false)
-              },
-              onError: (error) => setSaveError(refusal(error)),
-            })
-          }}
-        />
-      ) : null}
+          />
+        ) : null}
+        {dayOpen ? (
+          <DayDialog
+            shape={shape}
+            saving={saveDay.isPending}
+            saveError={saveError}
+            onClose={() => setDayOpen(false)}
+            onSave={(next) => {
+              setSaveError(null)
+              saveDay.mutate(next, {
+                onSuccess: () => {
+                  notify.success('Jornada guardada')
+                  setDayOpen(false)
+                },
+                onError: (error) => setSaveError(refusal(error)),
+              })
+            }}
+          />
+        ) : null}
+      </Suspense>
     </div>
   )
 }
