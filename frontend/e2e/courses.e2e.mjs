@@ -101,5 +101,9 @@ test('a demo teacher reads the course cap before and when she reaches it (375 px
     await page.getByTestId('course-cap').getByText('Alcanzaste el máximo de 1 curso de la demo.').waitFor()
     assert.equal(await page.getByTestId('new-course').isDisabled(), true)
     await screenshot(page, 'courses-mobile')
+    // Inicio shows her stars and her next step.
+    await page.goto(page.url().replace('/courses', '/dashboard'))
+    await page.getByTestId('dashboard-stars').getByText('100 de 100 Estrellas Cielo disponibles').waitFor()
+    await page.getByTestId('first-steps').getByRole('link', { name: 'Ir a Horario' }).waitFor()
   })
 })

@@ -58,7 +58,12 @@ export default function DashboardRoute() {
       ) : setUp ? (
         <TeacherDay today={today} nearest={nearest.data} labels={courses.labels} />
       ) : (
-        <FirstSteps courses={courses.labels.size} blocks={blocks.data?.length ?? 0} classes={hasClasses} />
+        <div className="grid gap-4 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <FirstSteps courses={courses.labels.size} blocks={blocks.data?.length ?? 0} classes={hasClasses} />
+          </div>
+          <DemoStars />
+        </div>
       )}
     </div>
   )
@@ -117,7 +122,6 @@ function TeacherDay({ today, nearest, labels }: { today: IsoDay; nearest: { befo
   const week = weekRange(focus)
   const sessions = useClassSessions(week.from, addDays(focus, 13) > week.to ? addDays(focus, 13) : week.to)
   const drafts = useRecentDrafts(3)
-  const demo = useDemoStars()
 
   if (sessions.isPending) return <Skeleton className="h-64 w-full" />
   if (sessions.isError) return <p role="alert" className="text-bad">No se pudieron cargar tus clases.</p>
@@ -212,10 +216,20 @@ function TeacherDay({ today, nearest, labels }: { today: IsoDay; nearest: { befo
             </ul>
           )}
         </Panel>
-        {demo.data?.isDemoUser ? <StarsWidget collapsed={false} /> : null}
+        <DemoStars />
       </div>
     </div>
   )
+}
+
+/** The demo's Estrellas Cielo, for demo teachers only. */
+function DemoStars() {
+  const demo = useDemoStars()
+  return demo.data?.isDemoUser ? (
+    <div className="self-start" data-testid="dashboard-stars">
+      <StarsWidget collapsed={false} />
+    </div>
+  ) : null
 }
 
 function ClassSummary({ session, label }: { session: ClassSession; label: CourseLabel | undefined }) {

@@ -79,7 +79,8 @@ export function ClassCard({ session, label, onOpen, compact = false }: { session
       data-testid="calendar-class"
       data-course={label?.name}
       data-day={session.session_date}
-      aria-label={`${label?.name ?? 'Clase'}, ${formatLongDate(session.session_date)}, ${time(session.start_time)} a ${endTime(session)}, ${session.status}`}
+      aria-label={`${label?.name ?? 'Clase'}, ${formatLongDate(session.session_date)}, ${time(session.start_time)} a ${endTime(session)}, ${session.status}${session.cancellation_reason ? ` (${session.cancellation_reason})` : ''}`}
+      title={session.cancellation_reason ? `Cancelada: ${session.cancellation_reason}` : undefined}
     >
       <span className="flex items-center justify-between gap-2 text-xs text-ink-muted">
         <span>
