@@ -113,7 +113,10 @@ async fn precompressed(
     request: ServiceRequest,
     next: Next<BoxBody>,
 ) -> Result<ServiceResponse, Error> {
-    let name = request.path().strip_prefix("/assets/").filter(|name| is_asset_name(name));
+    let name = request
+        .path()
+        .strip_prefix("/assets/")
+        .filter(|name| is_asset_name(name));
     let readable = request.method() == Method::GET || request.method() == Method::HEAD;
     if let (Some(name), true) = (name, readable) {
         let accepted = request
@@ -129,7 +132,10 @@ async fn precompressed(
             let Ok(file) = NamedFile::open_async(&path).await else {
                 continue;
             };
-            let extension = Path::new(name).extension().and_then(|e| e.to_str()).unwrap_or("");
+            let extension = Path::new(name)
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or("");
             let file = file
                 .set_content_type(file_extension_to_mime(extension))
                 .set_content_encoding(*encoding)
@@ -159,7 +165,9 @@ fn is_asset_name(name: &str) -> bool {
 fn accepts(accept_encoding: &str, token: &str) -> bool {
     accept_encoding.split(',').any(|item| {
         let mut parts = item.split(';').map(str::trim);
-        parts.next().is_some_and(|name| name.eq_ignore_ascii_case(token))
+        parts
+            .next()
+            .is_some_and(|name| name.eq_ignore_ascii_case(token))
             && !parts.any(|param| {
                 param
                     .strip_prefix("q=")

@@ -170,7 +170,11 @@ async fn precompressed_assets_are_sent_as_built() {
         );
         // The build's file byte for byte: not compressed again on the way out.
         let body = response.bytes().await.unwrap();
-        assert_eq!(body.as_ref(), std::fs::read(dir.join(file)).unwrap(), "{accept}");
+        assert_eq!(
+            body.as_ref(),
+            std::fs::read(dir.join(file)).unwrap(),
+            "{accept}"
+        );
     }
 
     let plain = app.get("/assets/pre-9c1d.js").await;
