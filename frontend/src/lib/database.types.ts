@@ -778,6 +778,7 @@ export type Database = {
       }
       plans: {
         Row: {
+          class_blocks: number
           class_count: number
           course_id: string
           created_at: string
@@ -789,6 +790,7 @@ export type Database = {
           updated_at: string
         }
         Insert: {
+          class_blocks?: number
           class_count?: number
           course_id: string
           created_at?: string
@@ -800,6 +802,7 @@ export type Database = {
           updated_at?: string
         }
         Update: {
+          class_blocks?: number
           class_count?: number
           course_id?: string
           created_at?: string
@@ -1258,6 +1261,16 @@ export type Database = {
       }
     }
     Functions: {
+      create_simple_plan: {
+        Args: {
+          course_id: string
+          title: string
+          objective_ids?: string[]
+          class_session_id?: string
+          class_blocks?: number
+        }
+        Returns: string
+      }
       decrypt_phone: {
         Args: {
           encrypted_phone: string
@@ -1308,6 +1321,13 @@ export type Database = {
           total_tokens: number | null
           user_id: string
         }
+      }
+      reorder_plan_zones: {
+        Args: {
+          plan_class_id: string
+          zone_ids: string[]
+        }
+        Returns: undefined
       }
       schedule_classes: {
         Args: {
