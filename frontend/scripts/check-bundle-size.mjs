@@ -1,6 +1,8 @@
 // Fails the build when a route's initial download is over budget: for every page chunk,
-// the entry with its static imports and CSS, every layout chunk (a page may sit inside any
-// of them) and the page's chunk with its own imports, gzipped.
+// the entry with its static imports and CSS, the layout chunks of the pages inside the
+// sidebar layout (`src/app/routes/app/`; public pages and the editors without the sidebar,
+// `routes/public/` and `routes/focus/`, are outside it) and the page's chunk with its own
+// imports, gzipped.
 // Reads Vite's manifest (dist/.vite/manifest.json).
 //   node scripts/check-bundle-size.mjs [distDir]   (BUNDLE_BUDGET_KB overrides 250)
 
@@ -39,7 +41,7 @@ const pages = lazyChunks.filter((key) => !layouts.includes(key))
 const rows = [{ route: '(entry only)', kb: total(entryFiles) }]
 for (const key of pages) {
   const files = new Set(entryFiles)
-  for (const layout of layouts) closure(layout, files)
+  if (key.includes('/routes/app/')) for (const layout of layouts) closure(layout, files)
   closure(key, files)
   rows.push({ route: key, kb: total(files) })
 }

@@ -24,10 +24,12 @@ const Profile = lazy(() => import('./routes/app/profile'))
 const Courses = lazy(() => import('./routes/app/courses'))
 const Schedule = lazy(() => import('./routes/app/schedule'))
 const Calendar = lazy(() => import('./routes/app/calendar'))
+const PlannerCreate = lazy(() => import('./routes/focus/planner-create'))
+const Planner = lazy(() => import('./routes/app/planner'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
-const FocusPage = lazy(() => import('./routes/app/focus-page'))
+const FocusPage = lazy(() => import('./routes/focus/focus-page'))
 
 function RootShell() {
   const location = useLocation()
@@ -83,7 +85,7 @@ export const routes: RouteObject[] = [
           { path: paths.dashboard, element: <Dashboard /> },
           { path: paths.profile, element: <Profile /> },
           { path: paths.courses, element: <Courses /> },
-          { path: paths.planner, element: <ComingSoon page="planner" /> },
+          { path: paths.planner, element: <Planner /> },
           { path: paths.drafts, element: <ComingSoon page="drafts" /> },
           { path: paths.sequential, element: <ComingSoon page="sequential" /> },
           { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
@@ -115,7 +117,7 @@ export const routes: RouteObject[] = [
         ),
         children: [
           { path: '/editor/draft/:id', element: <FocusPage page="draftEditor" /> },
-          { path: paths.plannerCreate, element: <FocusPage page="plannerCreate" /> },
+          { path: paths.plannerCreate, element: <PlannerCreate /> },
           { path: '/planner/sequential/:sessionId/class/:classId/edit', element: <FocusPage page="sequentialClassEdit" /> },
         ],
       },

@@ -6,7 +6,6 @@ import {
   Bell,
   BookOpen,
   FilePenLine,
-  FileText,
   LifeBuoy,
   ListOrdered,
   Palette,
@@ -19,7 +18,6 @@ import { PageHeader } from '@/components/ui/page-header'
 
 export type ComingSoonName =
   | 'courses'
-  | 'planner'
   | 'drafts'
   | 'sequential'
   | 'sequentialSession'
@@ -31,7 +29,6 @@ export type ComingSoonName =
 
 const PAGES: Record<ComingSoonName, { title: string; description: string; empty: string; icon: LucideIcon }> = {
   courses: { title: 'Mis Cursos', description: 'Los cursos que haces en 2025.', empty: 'Aquí podrás crear y administrar tus cursos.', icon: BookOpen },
-  planner: { title: 'Planificación simple', description: 'Planifica una clase.', empty: 'Aquí podrás planificar una clase con ayuda de IA.', icon: FileText },
   drafts: { title: 'Borradores', description: 'Planificaciones que aún no terminas.', empty: 'Aquí aparecerán tus borradores guardados.', icon: FilePenLine },
   sequential: { title: 'Planificación secuencial', description: 'Unidades de varias clases.', empty: 'Aquí podrás planificar unidades de 2 a 40 clases.', icon: ListOrdered },
   sequentialSession: { title: 'Unidad secuencial', description: 'Las clases de una unidad.', empty: 'Aquí verás las clases de esta unidad.', icon: ListOrdered },

@@ -7,11 +7,10 @@ import { Link, useParams } from 'react-router'
 import { EmptyState } from '@/components/ui/empty-state'
 import { paths } from '@/config/paths'
 
-export type FocusPageName = 'draftEditor' | 'plannerCreate' | 'sequentialClassEdit'
+export type FocusPageName = 'draftEditor' | 'sequentialClassEdit'
 
 const PAGES: Record<FocusPageName, { title: string; back: string; backLabel: string }> = {
   draftEditor: { title: 'Editor de borrador', back: paths.drafts, backLabel: 'Volver a Borradores' },
-  plannerCreate: { title: 'Nueva planificación', back: paths.planner, backLabel: 'Volver a Planificación' },
   sequentialClassEdit: { title: 'Editar clase de la unidad', back: paths.sequential, backLabel: 'Volver a la unidad' },
 }
 

@@ -1,0 +1,169 @@
+// Plan. Simple against the real stack: a teacher starts a plan from a calendar class with
+// OAs of her course, writes in its zones (saved without a button, kept through a reload and
+// a dropped network), renames, moves, removes and adds zones, fills them with the generator,
+// and two tabs on the same zone never overwrite each other silently; a legacy plan is
+// migrated into zones when opened; another teacher cannot open any of it.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
+import { createUser, insertRows, selectRows } from './stack.mjs'
+
+useBrowser()
+
+async function teacherWithClass(label) {
+  const teacher = await createUser(label)
+  await insertRows('profiles', [{ user_id: teacher.id, first_name: 'Inés', last_name: 'Mora', how_found_us: 'Un colega', school_rbd: 8485 }])
+  const [course] = await insertRows('courses', [{ teacher_id: teacher.id, level_code: '7B', letter: 'A', subject_code: 'matematica', color: '#2563eb' }])
+  const [session] = await insertRows('class_sessions', [
+    { teacher_id: teacher.id, course_id: course.id, session_date: '2025-05-19', start_time: '08:00', pedagogical_hours: 2 },
+  ])
+  return { teacher, course, session }
+}
+
+const origin = (page) => new URL(page.url()).origin
+const zone = (page, title) => page.getByTestId('zone').filter({ has: page.locator(`input[value="${title}"]`) })
+const saved = (page) => page.locator('[data-testid="save-status"][data-status="saved"]').waitFor()
+
+async function typeInto(page, title, text) {
+  await zone(page, title).locator('.tiptap').click()
+  await page.keyboard.type(text)
+}
+
+test('a teacher plans a class: zones saved as she writes, kept through reloads and a dropped network', async () => {
+  const { teacher, session } = await teacherWithClass('plan')
+  await withPage(DESKTOP, async ({ page, context, problems }) => {
+    await signIn(page, teacher)
+    // The calendar's "Planificar esta clase" lands here with the class chosen.
+    await page.goto(`${origin(page)}/planner/create?clase=${session.id}`)
+    const form = page.getByTestId('new-plan-form')
+    await form.waitFor()
+    assert.equal(await form.getByLabel('Duración').inputValue(), '2')
+    await form.getByTestId('create-plan').click()
+    await form.getByText('Elige al menos un OA.').waitFor()
+    await form.getByPlaceholder(/Buscar por código/).fill('MA07 OA 01')
+    await form.getByTestId('objective-list').getByRole('checkbox').first().check()
+    await form.getByPlaceholder(/Buscar por código/).fill('MA07 OA 03')
+    await form.getByTestId('objective-list').getByRole('checkbox').first().check()
+    await form.getByTestId('create-plan').click()
+
+    await page.getByTestId('plan-editor').waitFor()
+    await page.getByTestId('plan-objectives').getByText('MA07 OA 01').waitFor()
+    assert.equal(await page.getByTestId('zone').count(), 8)
+    await page.getByText('lunes, 19 de mayo de 2025').waitFor()
+
+    await typeInto(page, 'Inicio', 'Preguntas sobre números negativos en la vida diaria.')
+    await page.locator('[data-testid="save-status"][data-status="saving"]').waitFor()
+    await saved(page)
+
+    // Rename, move up, remove and add zones.
+    const inicioTitle = zone(page, 'Inicio').getByTestId('zone-title')
+    await inicioTitle.click()
+    await page.keyboard.press('End')
+    await page.keyboard.type(': activación')
+    await page.keyboard.press('Enter')
+    await zone(page, 'Inicio: activación').waitFor()
+    await page.getByRole('button', { name: 'Subir Cierre' }).click()
+    await page.getByRole('button', { name: 'Quitar Recursos' }).click()
+    await page.getByTestId('confirm-remove-zone').click()
+    await page.getByTestId('add-zone').click()
+    await zone(page, 'Notas').waitFor()
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="zone"]').length === 8)
+
+    // Offline: the text waits, the page says so, and it is saved when the network is back.
+    await context.setOffline(true)
+    await typeInto(page, 'Desarrollo', 'Trabajo en parejas con la recta numérica.')
+    await page.locator('[data-testid="save-status"][data-status="offline"]').waitFor({ timeout: 10_000 })
+    await context.setOffline(false)
+    await saved(page)
+    await screenshot(page, 'planner-editor-desktop')
+
+    await page.reload()
+    await page.getByTestId('plan-editor').waitFor()
+    await zone(page, 'Inicio: activación').getByText('Preguntas sobre números negativos').waitFor()
+    await zone(page, 'Desarrollo').getByText('Trabajo en parejas con la recta numérica.').waitFor()
+    const titles = await page.getByTestId('zone-title').evaluateAll((inputs) => inputs.map((input) => input.value))
+    assert.deepEqual(titles, ['Objetivo de la clase', 'Inicio: activación', 'Cierre', 'Desarrollo', 'Evaluación formativa', 'Adecuaciones (PIE/DUA)', 'Indicadores de evaluación', 'Notas'])
+
+    // The generator (no model in the test stack: the curriculum's skeleton) fills the zones.
+    await page.getByTestId('generate-plan').click()
+    await page.getByTestId('confirm-generate').click()
+    await page.getByText('Planificación generada').waitFor()
+    await zone(page, 'Objetivo de la clase').getByText(/MA07 OA 01/).first().waitFor()
+    await saved(page)
+
+    // The plan is on the list and the class in the calendar links to it.
+    await page.goto(`${origin(page)}/planner`)
+    await page.getByTestId('plan-row').getByText('lunes', { exact: false }).count()
+    await page.getByTestId('plan-row').first().waitFor()
+    await screenshot(page, 'planner-list-desktop')
+    assert.deepEqual(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED')), [])
+  })
+})
+
+test('two tabs on one zone: the second is told and keeps its text until it chooses', async () => {
+  const { teacher, course } = await teacherWithClass('plan-pestanas')
+  await withPage(DESKTOP, async ({ page, context }) => {
+    await signIn(page, teacher)
+    await page.goto(`${origin(page)}/planner/create`)
+    await page.getByTestId('new-plan-form').getByLabel('Curso').selectOption({ label: 'Matemática · 7° Básico A' })
+    await page.getByTestId('objective-list').getByRole('checkbox').first().check()
+    await page.getByTestId('create-plan').click()
+    await page.getByTestId('plan-editor').waitFor()
+    const url = page.url()
+
+    const other = await context.newPage()
+    await other.goto(url)
+    await other.getByTestId('plan-editor').waitFor()
+
+    await typeInto(page, 'Cierre', 'Ticket de salida de la primera pestaña.')
+    await saved(page)
+    await typeInto(other, 'Cierre', 'Texto de la segunda pestaña.')
+    await zone(other, 'Cierre').getByTestId('zone-conflict').waitFor()
+    await other.locator('[data-testid="save-status"][data-status="conflict"]').waitFor()
+    await zone(other, 'Cierre').getByText('Texto de la segunda pestaña.').waitFor()
+    await screenshot(other, 'planner-conflict-desktop')
+    await zone(other, 'Cierre').getByRole('button', { name: 'Guardar mi versión' }).click()
+    await saved(other)
+
+    const [plan] = await selectRows('plans', `course_id=eq.${course.id}&select=plan_classes(plan_zones(title,content))`)
+    const cierre = plan.plan_classes[0].plan_zones.find((z) => z.title === 'Cierre')
+    assert.match(JSON.stringify(cierre.content), /Texto de la segunda pestaña/)
+  })
+})
+
+test('a legacy plan opens migrated into zones; another teacher cannot open it (375 px)', async () => {
+  const { teacher, course } = await teacherWithClass('plan-antiguo')
+  const [plan] = await insertRows('plans', [{ teacher_id: teacher.id, course_id: course.id, title: 'Fracciones (formato anterior)' }])
+  const [planClass] = await selectRows('plan_classes', `plan_id=eq.${plan.id}&select=id`)
+  const response = await fetch(`${JSON.parse(process.env.CIELO_E2E_STACK).url}/rest/v1/plan_classes?id=eq.${planClass.id}`, {
+    method: 'PATCH',
+    headers: {
+      apikey: JSON.parse(process.env.CIELO_E2E_STACK).serviceRoleKey,
+      Authorization: `Bearer ${JSON.parse(process.env.CIELO_E2E_STACK).serviceRoleKey}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({
+      content_format: 'legacy',
+      legacy_content: { objetivo: 'Multiplicar fracciones.', inicio: '<p>Recordar fracciones equivalentes.</p>', cierre: 'Ticket de salida.' },
+    }),
+  })
+  assert.equal(response.status, 204, await response.text())
+
+  await withPage(MOBILE, async ({ page, problems }) => {
+    await signIn(page, teacher)
+    await page.goto(`${origin(page)}/planner/create?plan=${plan.id}`)
+    await page.getByTestId('legacy-notice').getByText('la pasamos a zonas').waitFor()
+    await page.getByText('Recordar fracciones equivalentes.').waitFor()
+    await screenshot(page, 'planner-legacy-mobile')
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    assert.ok(overflow <= 0, `the editor scrolls sideways by ${overflow} px`)
+    assert.deepEqual(problems, [])
+  })
+
+  await withPage(MOBILE, async ({ page }) => {
+    await signIn(page, await createUser('plan-ajeno'))
+    await page.goto(`${origin(page)}/planner/create?plan=${plan.id}`)
+    await page.getByTestId('plan-not-found').waitFor()
+  })
+})
