@@ -26,6 +26,8 @@ const Schedule = lazy(() => import('./routes/app/schedule'))
 const Calendar = lazy(() => import('./routes/app/calendar'))
 const PlannerCreate = lazy(() => import('./routes/focus/planner-create'))
 const Planner = lazy(() => import('./routes/app/planner'))
+const Drafts = lazy(() => import('./routes/app/drafts'))
+const DraftEditor = lazy(() => import('./routes/focus/draft-editor'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
@@ -86,7 +88,7 @@ export const routes: RouteObject[] = [
           { path: paths.profile, element: <Profile /> },
           { path: paths.courses, element: <Courses /> },
           { path: paths.planner, element: <Planner /> },
-          { path: paths.drafts, element: <ComingSoon page="drafts" /> },
+          { path: paths.drafts, element: <Drafts /> },
           { path: paths.sequential, element: <ComingSoon page="sequential" /> },
           { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
           { path: paths.schedule, element: <Schedule /> },
@@ -116,7 +118,7 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
         children: [
-          { path: '/editor/draft/:id', element: <FocusPage page="draftEditor" /> },
+          { path: '/editor/draft/:id', element: <DraftEditor /> },
           { path: paths.plannerCreate, element: <PlannerCreate /> },
           { path: '/planner/sequential/:sessionId/class/:classId/edit', element: <FocusPage page="sequentialClassEdit" /> },
         ],

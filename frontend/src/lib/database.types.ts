@@ -422,6 +422,7 @@ export type Database = {
           teacher_id: string
           title: string
           updated_at: string
+          version: number
         }
         Insert: {
           content?: Json
@@ -432,6 +433,7 @@ export type Database = {
           teacher_id?: string
           title?: string
           updated_at?: string
+          version?: number
         }
         Update: {
           content?: Json
@@ -442,6 +444,7 @@ export type Database = {
           teacher_id?: string
           title?: string
           updated_at?: string
+          version?: number
         }
         Relationships: [
           {
@@ -1294,6 +1297,16 @@ export type Database = {
       migrate_legacy_plan_class: {
         Args: {
           plan_class_id: string
+        }
+        Returns: string
+      }
+      promote_draft: {
+        Args: {
+          draft_id: string
+          course_id: string
+          objective_ids?: string[]
+          class_session_id?: string
+          class_blocks?: number
         }
         Returns: string
       }

@@ -5,7 +5,6 @@
 import {
   Bell,
   BookOpen,
-  FilePenLine,
   LifeBuoy,
   ListOrdered,
   Palette,
@@ -18,7 +17,6 @@ import { PageHeader } from '@/components/ui/page-header'
 
 export type ComingSoonName =
   | 'courses'
-  | 'drafts'
   | 'sequential'
   | 'sequentialSession'
   | 'adminPlatform'
@@ -29,7 +27,6 @@ export type ComingSoonName =
 
 const PAGES: Record<ComingSoonName, { title: string; description: string; empty: string; icon: LucideIcon }> = {
   courses: { title: 'Mis Cursos', description: 'Los cursos que haces en 2025.', empty: 'Aquí podrás crear y administrar tus cursos.', icon: BookOpen },
-  drafts: { title: 'Borradores', description: 'Planificaciones que aún no terminas.', empty: 'Aquí aparecerán tus borradores guardados.', icon: FilePenLine },
   sequential: { title: 'Planificación secuencial', description: 'Unidades de varias clases.', empty: 'Aquí podrás planificar unidades de 2 a 40 clases.', icon: ListOrdered },
   sequentialSession: { title: 'Unidad secuencial', description: 'Las clases de una unidad.', empty: 'Aquí verás las clases de esta unidad.', icon: ListOrdered },
   adminPlatform: { title: 'Gestión Plataforma', description: 'Administración de Cielo.', empty: 'Aquí se administrarán usuarios, roles, anuncios y la demo 2025.', icon: Settings },

@@ -7,10 +7,9 @@ import { Link, useParams } from 'react-router'
 import { EmptyState } from '@/components/ui/empty-state'
 import { paths } from '@/config/paths'
 
-export type FocusPageName = 'draftEditor' | 'sequentialClassEdit'
+export type FocusPageName = 'sequentialClassEdit'
 
 const PAGES: Record<FocusPageName, { title: string; back: string; backLabel: string }> = {
-  draftEditor: { title: 'Editor de borrador', back: paths.drafts, backLabel: 'Volver a Borradores' },
   sequentialClassEdit: { title: 'Editar clase de la unidad', back: paths.sequential, backLabel: 'Volver a la unidad' },
 }
 

@@ -16,12 +16,24 @@ import { useCourseClasses, useCreatePlan, useObjectives, type Objective } from '
 
 export const MAX_PLAN_OBJECTIVES = 5
 
+/** What the form gathered, for a caller that makes the plan its own way (a draft's promotion). */
+export interface PlanChoice {
+  courseId: string
+  title: string
+  objectiveIds: string[]
+  classSessionId: string | null
+  classBlocks: number
+}
+
 export interface NewPlanFormProps {
   courses: Course[]
   labels: Map<string, CourseLabel>
   initialCourseId: string | null
   initialClassId: string | null
   onCreated: (planId: string) => void
+  /** Makes the plan instead of `create_simple_plan` (answers its id); the title is then not asked. */
+  make?: (choice: PlanChoice) => Promise<string>
+  submitLabel?: string
 }
 
 /** Objectives matching the browser's words (code, statement or eje) and eje. */
@@ -42,7 +54,7 @@ export function filterObjectives(objectives: readonly Objective[], words: string
   })
 }
 
-export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, onCreated }: NewPlanFormProps) {
+export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, onCreated, make, submitLabel = 'Crear planificación' }: NewPlanFormProps) {
   const [courseId, setCourseId] = useState(initialCourseId ?? (courses.length === 1 ? (courses[0]?.id ?? '') : ''))
   const course = courses.find((c) => c.id === courseId)
   const classes = useCourseClasses(courseId || null)
@@ -57,6 +69,7 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
   const [eje, setEje] = useState('')
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [saveError, setSaveError] = useState<string | null>(null)
+  const [making, setMaking] = useState(false)
   const ids = { course: useId(), class: useId(), title: useId(), blocks: useId(), search: useId(), eje: useId() }
 
   const open = (classes.data ?? []).filter((c) => !c.planned || c.id === classId)
@@ -81,13 +94,16 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
     setProblems(found)
     setSaveError(null)
     if (Object.keys(found).length > 0) return
-    create.mutate(
-      { courseId, title: finalTitle, objectiveIds: chosen, classSessionId: classId, classBlocks: effectiveBlocks },
-      {
-        onSuccess: (planId) => onCreated(planId),
-        onError: (error) => setSaveError(isDatabaseError(error) ? databaseErrorMessage(error) : 'No se pudo crear la planificación.'),
-      },
-    )
+    const choice = { courseId, title: finalTitle, objectiveIds: chosen, classSessionId: classId, classBlocks: effectiveBlocks }
+    const refused = (error: unknown) => setSaveError(isDatabaseError(error) ? databaseErrorMessage(error) : 'No se pudo crear la planificación.')
+    if (make) {
+      setMaking(true)
+      make(choice)
+        .then(onCreated, refused)
+        .finally(() => setMaking(false))
+      return
+    }
+    create.mutate(choice, { onSuccess: (planId) => onCreated(planId), onError: refused })
   }
 
   return (
@@ -124,9 +140,11 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
             ))}
           </select>
         </Field>
-        <Field id={ids.title} label="Título" problem={problems.title}>
-          <input id={ids.title} className={fieldClass} value={title} maxLength={200} placeholder={defaultTitle} onChange={(event) => setTitle(event.target.value)} />
-        </Field>
+        {make ? null : (
+          <Field id={ids.title} label="Título" problem={problems.title}>
+            <input id={ids.title} className={fieldClass} value={title} maxLength={200} placeholder={defaultTitle} onChange={(event) => setTitle(event.target.value)} />
+          </Field>
+        )}
         <Field id={ids.blocks} label="Duración">
           <select id={ids.blocks} className={fieldClass} value={effectiveBlocks} onChange={(event) => setBlocks(Number(event.target.value))}>
             {Array.from({ length: 8 }, (_, index) => index + 1).map((count) => (
@@ -208,8 +226,8 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
 
       <FormError message={saveError} testId="new-plan-error" />
       <div className="flex justify-end">
-        <Button type="submit" disabled={create.isPending} data-testid="create-plan">
-          {create.isPending ? 'Creando…' : 'Crear planificación'}
+        <Button type="submit" disabled={create.isPending || making} data-testid="create-plan">
+          {create.isPending || making ? 'Creando…' : submitLabel}
         </Button>
       </div>
     </form>

@@ -6,7 +6,7 @@
  * still in the legacy format is migrated into zones when opened, and the teacher is told.
  */
 import { useQueryClient } from '@tanstack/react-query'
-import { CheckCircle2, CloudOff, Loader2, Plus, Printer, Sparkles, TriangleAlert } from 'lucide-react'
+import { Loader2, Plus, Printer, Sparkles } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
@@ -19,8 +19,8 @@ import { formatLongDate } from '@/lib/dates'
 import { databaseErrorMessage, isDatabaseError } from '@/lib/errors'
 import { notify } from '@/lib/notify'
 import { useSupabase } from '@/lib/supabase-provider'
-import { cn } from '@/lib/cn'
-import { OVERALL_LABELS, overallStatus, type ZoneSave } from '@/features/planner/autosave'
+import { overallStatus, type DocumentSave } from '@/lib/autosave-machine'
+import { SaveIndicator } from '@/components/editor/save-indicator'
 import { estimatedStars, generatePlan, GenerationError, type GeneratedZone } from '@/features/planner/api/generate'
 import { useMigrateLegacy, usePlan, usePlanZones, useRenamePlan, useZoneStructure, type PlanDetail, type Zone } from '@/features/planner/api/plans'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
@@ -83,14 +83,14 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
   const rename = useRenamePlan(plan.id)
   const demo = useDemoStars()
   const [title, setTitle] = useState(plan.title)
-  const [saveStates, setSaveStates] = useState<Record<string, ZoneSave>>({})
+  const [saveStates, setSaveStates] = useState<Record<string, DocumentSave>>({})
   const handles = useRef(new Map<string, ZoneHandle>())
   const [generating, setGenerating] = useState(false)
   const [removing, setRemoving] = useState<Zone | null>(null)
   const [confirmGenerate, setConfirmGenerate] = useState(false)
   const titleId = useId()
 
-  const onSaveState = useCallback((zoneId: string, state: ZoneSave) => {
+  const onSaveState = useCallback((zoneId: string, state: DocumentSave) => {
     setSaveStates((current) => (current[zoneId] === state ? current : { ...current, [zoneId]: state }))
   }, [])
   const onHandle = useCallback((zoneId: string, handle: ZoneHandle | null) => {
@@ -101,7 +101,7 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
   if (zones.isPending) return <Skeleton className="h-64 w-full" />
   if (zones.isError) return <p role="alert" className="text-bad">No se pudieron cargar las zonas.</p>
   const ordered = byPosition(zones.data)
-  const overall = overallStatus(ordered.map((zone) => saveStates[zone.id]).filter((state): state is ZoneSave => Boolean(state)))
+  const overall = overallStatus(ordered.map((zone) => saveStates[zone.id]).filter((state): state is DocumentSave => Boolean(state)))
   const cost = estimatedStars()
   const stars = demo.data
   const noStars = Boolean(stars?.isDemoUser && (stars.isExpired || stars.remainingStars <= 0 || !stars.isActive))
@@ -174,7 +174,7 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
           onBlur={() => {
             if (zoneTitleProblem(title) === null && title.trim() !== plan.title) rename.mutate(title)
           }}
-          className="w-full rounded-md border border-transparent bg-transparent px-1 text-2xl font-bold text-ink hover:border-line focus:border-brand focus:outline-none"
+          className="w-full rounded-md border border-transparent bg-transparent px-1 text-xl font-bold text-ink hover:border-line focus:border-brand focus:outline-none sm:text-2xl"
           data-testid="plan-title"
         />
         <p className="text-sm text-ink-muted">
@@ -205,6 +205,11 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
             </Button>
           </div>
         </div>
+        {plan.objectives.length === 0 ? (
+          <p className="text-sm text-ink-muted print:hidden" data-testid="no-objectives">
+            Esta planificación no tiene OA: la generación con IA necesita al menos uno.
+          </p>
+        ) : null}
         {noStars ? (
           <p role="status" className="text-sm text-bad print:hidden" data-testid="no-stars">
             {stars?.isExpired || !stars?.isActive
@@ -268,25 +273,6 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
         />
       ) : null}
     </>
-  )
-}
-
-function SaveIndicator({ status }: { status: ReturnType<typeof overallStatus> }) {
-  const icon =
-    status === 'saved' ? (
-      <CheckCircle2 aria-hidden="true" className="size-4 text-ok" />
-    ) : status === 'saving' ? (
-      <Loader2 aria-hidden="true" className="size-4 animate-spin" />
-    ) : status === 'offline' ? (
-      <CloudOff aria-hidden="true" className="size-4 text-wait" />
-    ) : (
-      <TriangleAlert aria-hidden="true" className="size-4 text-bad" />
-    )
-  return (
-    <p role="status" aria-live="polite" className={cn('flex items-center gap-2 text-sm', status === 'conflict' || status === 'refused' ? 'text-bad' : 'text-ink-muted')} data-testid="save-status" data-status={status}>
-      {icon}
-      {OVERALL_LABELS[status]}
-    </p>
   )
 }
 

@@ -11,12 +11,12 @@ import { Skeleton } from '@/components/ui/skeleton'
 import type { Json } from '@/lib/database.types'
 import { cn } from '@/lib/cn'
 import { notify } from '@/lib/notify'
-import type { ZoneSave } from '@/features/planner/autosave'
+import type { DocumentSave } from '@/lib/autosave-machine'
 import type { Zone } from '@/features/planner/api/plans'
 import { useZoneAutosave } from '@/features/planner/api/zone-autosave'
-import { ZONE_HINTS, zoneTitleProblem } from '@/features/planner/zones'
+import { ZONE_HINTS, ZONE_TYPE_LABELS, zoneTitleProblem } from '@/features/planner/zones'
 
-const ZoneEditor = lazy(() => import('./zone-editor'))
+const RichTextEditor = lazy(() => import('@/components/editor/rich-text-editor'))
 
 /** What the page may do with a zone's editor (fill it with generated text). */
 export interface ZoneHandle {
@@ -30,7 +30,7 @@ export interface ZoneCardProps {
   onMove: (direction: 'up' | 'down') => void
   onRename: (title: string) => void
   onRemove: () => void
-  onSaveState: (zoneId: string, state: ZoneSave) => void
+  onSaveState: (zoneId: string, state: DocumentSave) => void
   onHandle: (zoneId: string, handle: ZoneHandle | null) => void
   busy?: boolean
 }
@@ -41,7 +41,9 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
     editorRef.current?.commands.setContent(content as object, { emitUpdate: false })
   }, [])
   const autosave = useZoneAutosave(zone, replace)
-  const [title, setTitle] = useState(zone.title ?? '')
+  // Zones migrated from legacy plans have no title of their own: they show their kind's.
+  const shownTitle = zone.title ?? ZONE_TYPE_LABELS[zone.zone_type]
+  const [title, setTitle] = useState(shownTitle)
   const [titleProblem, setTitleProblem] = useState<string | null>(null)
   const titleId = useId()
 
@@ -52,7 +54,7 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
     const problem = zoneTitleProblem(title)
     setTitleProblem(problem)
     if (problem) return
-    if (title.trim() !== (zone.title ?? '')) onRename(title.trim())
+    if (title.trim() !== shownTitle) onRename(title.trim())
   }
 
   const status = autosave.state.status
@@ -120,7 +122,7 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
       ) : null}
 
       <Suspense fallback={<Skeleton className="h-24 w-full" />}>
-        <ZoneEditor
+        <RichTextEditor
           initialContent={autosave.initialContent}
           placeholder={ZONE_HINTS[zone.zone_type]}
           label={title || 'Zona'}

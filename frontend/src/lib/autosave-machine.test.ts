@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { initialSave, overallStatus, reduceSave, retryDelay, wantsSave, type SaveEvent, type ZoneSave } from './autosave'
+import { initialSave, overallStatus, reduceSave, retryDelay, wantsSave, type SaveEvent, type DocumentSave } from './autosave-machine'
 
-const run = (events: SaveEvent[], start: ZoneSave = initialSave(1)) => events.reduce(reduceSave, start)
+const run = (events: SaveEvent[], start: DocumentSave = initialSave(1)) => events.reduce(reduceSave, start)
 
-describe('autosave of a zone', () => {
+describe('autosave of a document', () => {
   it('edit → save → saved with the new version', () => {
     const dirty = run([{ type: 'edit' }])
     expect(dirty.status).toBe('dirty')

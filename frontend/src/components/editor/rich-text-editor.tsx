@@ -1,9 +1,10 @@
 /**
- * One zone's rich-text editor (TipTap on ProseMirror): headings, bold, italic, underline,
- * lists, links, tables and undo, storing the document JSON `plan_zones.content` holds. Loaded
- * on its own (it is the largest part of the planner), and given to the page through
- * `onReady` so generated text and the other tab's version can be put into it. A paste that
- * would take the zone past what the database accepts is refused with a message.
+ * The rich-text editor of plan zones and drafts (TipTap on ProseMirror): headings, bold,
+ * italic, underline, lists, links, tables and undo, storing the document JSON the database
+ * holds (`{"type": "doc", …}`). Meant to be loaded on its own (`lazy`): it is the largest part
+ * of the planner. The editor is given to the page through `onReady`, so generated text and
+ * another tab's version can be put into it. A paste too long for one document is refused
+ * with a message before the database would refuse it.
  */
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react'
 import StarterKit from '@tiptap/starter-kit'
@@ -15,10 +16,10 @@ import type { Json } from '@/lib/database.types'
 import { cn } from '@/lib/cn'
 import { notify } from '@/lib/notify'
 
-/** The database refuses a zone over 256 KiB of JSON; a paste is checked against a bit less. */
+/** The database refuses a zone over 256 KiB of JSON; a paste is checked against less. */
 export const MAX_PASTE_CHARACTERS = 100_000
 
-export interface ZoneEditorProps {
+export interface RichTextEditorProps {
   initialContent: Json
   placeholder: string
   label: string
@@ -27,7 +28,7 @@ export interface ZoneEditorProps {
   editable?: boolean
 }
 
-export default function ZoneEditor({ initialContent, placeholder, label, onChange, onReady, editable = true }: ZoneEditorProps) {
+export default function RichTextEditor({ initialContent, placeholder, label, onChange, onReady, editable = true }: RichTextEditorProps) {
   const editor = useEditor({
     extensions: [
       StarterKit.configure({ heading: { levels: [2, 3] }, link: { openOnClick: false, autolink: true } }),
@@ -46,7 +47,7 @@ export default function ZoneEditor({ initialContent, placeholder, label, onChang
       handlePaste: (_view, event) => {
         const pasted = event.clipboardData?.getData('text/html') || event.clipboardData?.getData('text/plain') || ''
         if (pasted.length <= MAX_PASTE_CHARACTERS) return false
-        notify.warning('El texto pegado es demasiado largo', 'Pega por partes: una zona admite hasta unas 30 páginas de texto.')
+        notify.warning('El texto pegado es demasiado largo', 'Pega por partes: cada zona o borrador admite hasta unas 30 páginas de texto.')
         return true
       },
     },

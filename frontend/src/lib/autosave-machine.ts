@@ -1,17 +1,21 @@
 /**
- * Autosave of one zone as a state machine: every edit makes the zone dirty; after a pause the
- * editor saves it with the version its text is based on; the database answers with the new
- * version, or nothing when another tab or device saved first (a conflict: the teacher is told
- * and keeps her text until she chooses), or an error — a network failure is retried with
- * growing pauses, a refusal is shown. Edits made while a save is in flight are saved after it.
+ * Autosave of one document (a plan's zone, a draft) as a state machine: every edit makes it
+ * dirty; after a pause the editor saves it with the version its text is based on; the
+ * database answers with the new version, or nothing when another tab or device saved first (a
+ * conflict: the teacher is told and keeps her text until she chooses), or an error — a
+ * network failure is retried with growing pauses, a refusal is shown. Edits made while a save
+ * is in flight are saved after it.
  */
 
 export type SaveStatus = 'saved' | 'dirty' | 'saving' | 'retrying' | 'conflict' | 'refused'
 
-export interface ZoneSave {
+/** A stored document's version: a counter (zones) or the time of its last change (drafts). */
+export type Version = number | string
+
+export interface DocumentSave {
   status: SaveStatus
   /** The server version the local text is based on. */
-  baseVersion: number
+  baseVersion: Version
   /** Edits made while the save in flight was running. */
   editedDuringSave: boolean
   /** Failed attempts in a row. */
@@ -24,22 +28,22 @@ export type FailureReason = 'network' | 'conflict' | 'refused'
 export type SaveEvent =
   | { type: 'edit' }
   | { type: 'start' }
-  | { type: 'saved'; version: number }
+  | { type: 'saved'; version: Version }
   | { type: 'failed'; reason: FailureReason; message?: string }
   /** The teacher keeps her text over the server's `version`: it is saved next. */
-  | { type: 'keep-mine'; version: number }
+  | { type: 'keep-mine'; version: Version }
   /** The teacher takes the server's text at `version`. */
-  | { type: 'take-theirs'; version: number }
+  | { type: 'take-theirs'; version: Version }
 
 /** The pause after the last keystroke before a save starts. */
 export const AUTOSAVE_DELAY_MS = 800
 const MAX_RETRY_DELAY_MS = 30_000
 
-export function initialSave(version: number, status: SaveStatus = 'saved'): ZoneSave {
+export function initialSave(version: Version, status: SaveStatus = 'saved'): DocumentSave {
   return { status, baseVersion: version, editedDuringSave: false, attempts: 0, message: null }
 }
 
-export function reduceSave(state: ZoneSave, event: SaveEvent): ZoneSave {
+export function reduceSave(state: DocumentSave, event: SaveEvent): DocumentSave {
   switch (event.type) {
     case 'edit':
       if (state.status === 'conflict') return state
@@ -68,7 +72,7 @@ export function reduceSave(state: ZoneSave, event: SaveEvent): ZoneSave {
 }
 
 /** Whether the zone should be saved now (after the debounce or a retry pause). */
-export function wantsSave(state: ZoneSave): boolean {
+export function wantsSave(state: DocumentSave): boolean {
   return state.status === 'dirty' || state.status === 'retrying'
 }
 
@@ -80,7 +84,7 @@ export function retryDelay(attempts: number): number {
 export type OverallStatus = 'saved' | 'saving' | 'offline' | 'conflict' | 'refused'
 
 /** The page's one save state, from its zones': the most urgent wins. */
-export function overallStatus(states: readonly ZoneSave[]): OverallStatus {
+export function overallStatus(states: readonly DocumentSave[]): OverallStatus {
   if (states.some((s) => s.status === 'conflict')) return 'conflict'
   if (states.some((s) => s.status === 'refused')) return 'refused'
   if (states.some((s) => s.status === 'retrying')) return 'offline'
