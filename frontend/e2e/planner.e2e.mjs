@@ -92,6 +92,21 @@ test('a teacher plans a class: zones saved as she writes, kept through reloads a
     await zone(page, 'Objetivo de la clase').getByText(/MA07 OA 01/).first().waitFor()
     await saved(page)
 
+    // One zone written again (without a model: its skeleton, with the OA's text).
+    const cierre = zone(page, 'Cierre')
+    await cierre.locator('.tiptap').click()
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(' Texto que la IA reescribe.')
+    await saved(page)
+    const before = await cierre.locator('.tiptap').innerText()
+    await cierre.getByTestId('improve-zone').click()
+    await cierre.getByPlaceholder(/más breve/).fill('Con un ticket de salida de dos preguntas')
+    await cierre.getByTestId('confirm-improve').click()
+    await page.getByText('Zona mejorada').waitFor()
+    assert.notEqual(await cierre.locator('.tiptap').innerText(), before)
+    assert.doesNotMatch(await cierre.locator('.tiptap').innerText(), /Texto que la IA reescribe/)
+    await saved(page)
+
     // The plan is on the list and the class in the calendar links to it.
     await page.goto(`${origin(page)}/planner`)
     await page.getByTestId('plan-row').getByText('lunes', { exact: false }).count()

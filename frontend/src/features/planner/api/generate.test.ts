@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generationMessage, parseEvents } from './generate'
+import { generationMessage, improvableKind, parseEvents } from './generate'
 
 describe('the generation stream', () => {
   it('is read event by event, keeping an unfinished one for later', () => {
@@ -15,5 +15,15 @@ describe('the generation stream', () => {
     expect(generationMessage('stars_exhausted')).toMatch(/sin Estrellas Cielo/)
     expect(generationMessage('demo_expired')).toMatch(/demo terminó/)
     expect(generationMessage('something_new')).toMatch(/No se pudo generar/)
+  })
+})
+
+describe('improving one zone', () => {
+  it('asks for the zone’s kind; indicators are their own; free zones cannot be improved', () => {
+    expect(improvableKind('inicio', 'Inicio: activación')).toBe('inicio')
+    expect(improvableKind('evaluacion', 'Evaluación formativa')).toBe('evaluacion')
+    expect(improvableKind('evaluacion', 'Indicadores de evaluación')).toBe('indicadores')
+    expect(improvableKind('notas', 'Notas')).toBeNull()
+    expect(improvableKind('planificacion_base', null)).toBeNull()
   })
 })

@@ -128,3 +128,35 @@ export const STAR_TOKENS = 515
 export function estimatedStars(): { low: number; high: number } {
   return { low: Math.ceil((1600 + 400) / STAR_TOKENS), high: Math.ceil((1600 + 1600) / STAR_TOKENS) }
 }
+
+export interface ImproveRequest {
+  level_code: string
+  subject_code: string
+  objective_codes: string[]
+  zone_type: string
+  content?: Json
+  instruction?: string
+  blocks?: number
+  course?: string
+  class_title?: string
+}
+
+/** The zone kinds `improve-zone` writes; an evaluation zone named for indicators is its own. */
+export function improvableKind(zoneType: ZoneType, title: string | null): string | null {
+  if (zoneType === 'planificacion_base' || zoneType === 'notas') return null
+  if (zoneType === 'evaluacion' && /^indicadores/i.test(title ?? '')) return 'indicadores'
+  return zoneType
+}
+
+/** `POST /functions/v1/improve-zone`: one zone written again; its new content. */
+export async function improveZone(supabase: CieloClient, request: ImproveRequest): Promise<GeneratedZone> {
+  const { fetch, restUrl } = getClientFetch(supabase)
+  const response = await fetch(restUrl.replace(/\/rest\/v1\/?$/, '/functions/v1/improve-zone'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify(request),
+  })
+  const body = (await response.json().catch(() => null)) as { code?: string; zone?: GeneratedZone } | null
+  if (!response.ok || !body?.zone) throw new GenerationError(generationMessage(body?.code ?? ''), body?.code ?? `http_${response.status}`)
+  return body.zone
+}

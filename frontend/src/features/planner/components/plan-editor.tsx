@@ -21,7 +21,7 @@ import { notify } from '@/lib/notify'
 import { useSupabase } from '@/lib/supabase-provider'
 import { overallStatus, type DocumentSave } from '@/lib/autosave-machine'
 import { SaveIndicator } from '@/components/editor/save-indicator'
-import { estimatedStars, generatePlan, GenerationError, type GeneratedZone } from '@/features/planner/api/generate'
+import { estimatedStars, generatePlan, GenerationError, improvableKind, improveZone, type GeneratedZone } from '@/features/planner/api/generate'
 import { useMigrateLegacy, usePlan, usePlanZones, useRenamePlan, useZoneStructure, type PlanDetail, type Zone } from '@/features/planner/api/plans'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
 import { fillPlaceholder, matchZones } from '@/features/planner/generation'
@@ -160,6 +160,31 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
     }
   }
 
+  async function improve(zone: Zone, instruction: string) {
+    const kind = improvableKind(zone.zone_type, zone.title)
+    const handle = handles.current.get(zone.id)
+    if (!course || !kind || !handle) return
+    try {
+      const improved = await improveZone(supabase, {
+        level_code: course.level_code,
+        subject_code: course.subject_code,
+        objective_codes: plan.objectives.map((objective) => objective.code),
+        zone_type: kind,
+        content: handle.editor.getJSON() as Json,
+        ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
+        blocks: plan.class_blocks,
+        ...(label ? { course: label.name } : {}),
+        class_title: plan.title,
+      })
+      handle.editor.commands.setContent(improved.content as object, { emitUpdate: true })
+      void queryClient.invalidateQueries({ queryKey: ['demo-stars'] })
+      notify.success('Zona mejorada', 'Revisa el resultado; deshacer (Ctrl+Z) la deja como estaba.')
+    } catch (error) {
+      notify.error('No se mejoró la zona', error instanceof GenerationError ? error.message : 'Revisa tu conexión e inténtalo de nuevo.')
+      throw error
+    }
+  }
+
   return (
     <>
       <header className="flex flex-col gap-3 rounded-card border border-line bg-surface p-4 shadow-card print:border-0 print:p-0 print:shadow-none">
@@ -230,6 +255,9 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
             onSaveState={onSaveState}
             onHandle={onHandle}
             onRename={(newTitle) => structure.rename.mutate({ id: zone.id, title: newTitle })}
+            {...(improvableKind(zone.zone_type, zone.title) && plan.objectives.length > 0 && !noStars
+              ? { onImprove: (instruction: string) => improve(zone, instruction) }
+              : {})}
             onRemove={() => setRemoving(zone)}
             onMove={(direction) => {
               const order = movedOrder(ordered, zone.id, direction)

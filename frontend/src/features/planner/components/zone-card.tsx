@@ -4,7 +4,7 @@
  * zone with the two ways out; the teacher's text stays in the editor until she chooses.
  */
 import type { Editor } from '@tiptap/react'
-import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react'
+import { ArrowDown, ArrowUp, Sparkles, Trash2 } from 'lucide-react'
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -32,10 +32,12 @@ export interface ZoneCardProps {
   onRemove: () => void
   onSaveState: (zoneId: string, state: DocumentSave) => void
   onHandle: (zoneId: string, handle: ZoneHandle | null) => void
+  /** Rewrites the zone with AI, following the teacher's instruction (absent: not offered). */
+  onImprove?: (instruction: string) => Promise<void>
   busy?: boolean
 }
 
-export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, onSaveState, onHandle, busy = false }: ZoneCardProps) {
+export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, onSaveState, onHandle, onImprove, busy = false }: ZoneCardProps) {
   const editorRef = useRef<Editor | null>(null)
   const replace = useCallback((content: Json) => {
     editorRef.current?.commands.setContent(content as object, { emitUpdate: false })
@@ -45,7 +47,11 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
   const shownTitle = zone.title ?? ZONE_TYPE_LABELS[zone.zone_type]
   const [title, setTitle] = useState(shownTitle)
   const [titleProblem, setTitleProblem] = useState<string | null>(null)
+  const [improving, setImproving] = useState<'closed' | 'asking' | 'working'>('closed')
+  const [instruction, setInstruction] = useState('')
   const titleId = useId()
+  const instructionId = useId()
+  const working = busy || improving === 'working'
 
   useEffect(() => onSaveState(zone.id, autosave.state), [zone.id, autosave.state, onSaveState])
   useEffect(() => () => onHandle(zone.id, null), [zone.id, onHandle])
@@ -90,18 +96,58 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
           ) : null}
         </div>
         <div className="flex shrink-0 gap-1 print:hidden">
-          <Button variant="ghost" className="min-h-9 px-2" aria-label={`Subir ${title}`} disabled={isFirst || busy} onClick={() => onMove('up')}>
+          {onImprove ? (
+            <Button variant="ghost" className="min-h-9 px-2 text-brand" aria-label={`Mejorar ${title} con IA`} disabled={working} onClick={() => setImproving('asking')} data-testid="improve-zone">
+              <Sparkles aria-hidden="true" className="size-4" />
+            </Button>
+          ) : null}
+          <Button variant="ghost" className="min-h-9 px-2" aria-label={`Subir ${title}`} disabled={isFirst || working} onClick={() => onMove('up')}>
             <ArrowUp aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="ghost" className="min-h-9 px-2" aria-label={`Bajar ${title}`} disabled={isLast || busy} onClick={() => onMove('down')}>
+          <Button variant="ghost" className="min-h-9 px-2" aria-label={`Bajar ${title}`} disabled={isLast || working} onClick={() => onMove('down')}>
             <ArrowDown aria-hidden="true" className="size-4" />
           </Button>
-          <Button variant="ghost" className="min-h-9 px-2 text-bad" aria-label={`Quitar ${title}`} disabled={busy} onClick={onRemove}>
+          <Button variant="ghost" className="min-h-9 px-2 text-bad" aria-label={`Quitar ${title}`} disabled={working} onClick={onRemove}>
             <Trash2 aria-hidden="true" className="size-4" />
           </Button>
         </div>
       </div>
 
+      {improving !== 'closed' && onImprove ? (
+        <form
+          className="mb-2 flex flex-col gap-2 rounded-lg bg-brand-soft p-3 print:hidden"
+          onSubmit={(event) => {
+            event.preventDefault()
+            setImproving('working')
+            onImprove(instruction)
+              .then(() => {
+                setInstruction('')
+                setImproving('closed')
+              })
+              .catch(() => setImproving('asking'))
+          }}
+        >
+          <label htmlFor={instructionId} className="text-sm font-medium text-ink">
+            ¿Qué quieres mejorar? (opcional; sin indicación, la IA la escribe de nuevo · ≈ 1–2 estrellas)
+          </label>
+          <textarea
+            id={instructionId}
+            className="min-h-16 rounded-lg border border-line bg-surface px-3 py-2 text-sm text-ink"
+            maxLength={2000}
+            value={instruction}
+            onChange={(event) => setInstruction(event.target.value)}
+            placeholder="Ej.: más breve, con una actividad en grupos"
+          />
+          <div className="flex gap-2">
+            <Button type="submit" className="min-h-9" disabled={improving === 'working'} data-testid="confirm-improve">
+              {improving === 'working' ? 'Mejorando…' : 'Mejorar zona'}
+            </Button>
+            <Button variant="ghost" className="min-h-9" disabled={improving === 'working'} onClick={() => setImproving('closed')}>
+              Cancelar
+            </Button>
+          </div>
+        </form>
+      ) : null}
       {status === 'conflict' ? (
         <div role="alert" className="mb-2 flex flex-col gap-2 rounded-lg bg-bad-soft p-3 text-sm text-bad" data-testid="zone-conflict">
           <p>Esta zona se guardó en otra pestaña o dispositivo mientras escribías. Tu texto sigue aquí; elige cuál queda.</p>
@@ -126,7 +172,7 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
           initialContent={autosave.initialContent}
           placeholder={ZONE_HINTS[zone.zone_type]}
           label={title || 'Zona'}
-          editable={!busy}
+          editable={!working}
           onChange={autosave.change}
           onReady={(editor) => {
             editorRef.current = editor
