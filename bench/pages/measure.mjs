@@ -3,7 +3,8 @@
 // teacher's session already stored, the time until the page's own data is drawn and the bytes
 // fetched before then. The landing page, loaded the same way in the same rounds, is the peer.
 //
-//   node bench/pages/measure.mjs BASE_URL ANON_KEY RESULTS_DIR   (BENCH_ROUNDS, default 7)
+//   node bench/pages/measure.mjs BASE_URL ANON_KEY RESULTS_DIR   (BENCH_ROUNDS, default 7;
+//   BENCH_DEMO_EMAIL and BENCH_DEMO_PASSWORD: the demo teacher, from `cielo status -o env`)
 
 import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
@@ -33,7 +34,7 @@ async function demoSession() {
   const response = await fetch(`${baseUrl}/auth/v1/token?grant_type=password`, {
     method: 'POST',
     headers: { apikey: anonKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'docente.demo@cielo.test', password: 'cielo-demo-2025' }),
+    body: JSON.stringify({ email: process.env.BENCH_DEMO_EMAIL, password: process.env.BENCH_DEMO_PASSWORD }),
   })
   if (!response.ok) throw new Error(`demo sign-in: ${response.status} ${await response.text()}`)
   return response.json()
