@@ -31,6 +31,11 @@ export default defineConfig({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return
         warn(warning)
       },
+      treeshake: {
+        // A feature's index.ts only re-exports: a page that uses part of a feature does not
+        // download the rest (the planner's list pages without its editor).
+        moduleSideEffects: (id) => !/\/src\/features\/[^/]+\/index\.ts$/.test(id),
+      },
       output: {
         // Split the big, rarely-changing vendors so app-only deploys keep the
         // browser cache for them.

@@ -1,7 +1,7 @@
 // Plan. Simple against the real stack: a teacher starts a plan from a calendar class with
 // OAs of her course, writes in its zones (saved without a button, kept through a reload and
-// a dropped network), renames, moves, removes and adds zones, fills them with the generator,
-// and two tabs on the same zone never overwrite each other silently; a legacy plan is
+// a dropped network), renames, moves, removes and adds zones, fills them with the stack's real
+// model (the text streaming into the zones, the stars charged exactly), and two tabs on the same zone never overwrite each other silently; a legacy plan is
 // migrated into zones when opened; another teacher cannot open any of it.
 
 import { test } from 'node:test'
@@ -32,6 +32,8 @@ async function typeInto(page, title, text) {
 
 test('a teacher plans a class: zones saved as she writes, kept through reloads and a dropped network', async () => {
   const { teacher, session } = await teacherWithClass('plan')
+  // A demo teacher, with 100 Estrellas Cielo to generate with.
+  await insertRows('demo_users_2025', [{ user_id: teacher.id, total_stars: 100, demo_end_date: '2099-12-31' }])
   await withPage(DESKTOP, async ({ page, context, problems }) => {
     await signIn(page, teacher)
     // The calendar's "Planificar esta clase" lands here with the class chosen.
@@ -85,14 +87,36 @@ test('a teacher plans a class: zones saved as she writes, kept through reloads a
     const titles = await page.getByTestId('zone-title').evaluateAll((inputs) => inputs.map((input) => input.value))
     assert.deepEqual(titles, ['Objetivo de la clase', 'Inicio: activación', 'Cierre', 'Desarrollo', 'Evaluación formativa', 'Adecuaciones (PIE/DUA)', 'Indicadores de evaluación', 'Notas'])
 
-    // The generator (no model in the test stack: the curriculum's skeleton) fills the zones.
+    // The model writes the zones as the text streams in: one is written while a later one
+    // still waits for its turn.
+    await page.evaluate(() => {
+      const text = (title) =>
+        [...document.querySelectorAll('[data-testid="zone"]')].find((zone) => zone.querySelector(`input[value="${title}"]`))?.querySelector('.tiptap')?.innerText ?? ''
+      window.streamedWhileGenerating = false
+      new MutationObserver(() => {
+        const busy = document.querySelector('[data-testid="generate-plan"]')?.textContent?.includes('Generando')
+        const inicio = text('Inicio: activación')
+        if (busy && inicio.trim() && !inicio.includes('[Por completar') && text('Adecuaciones (PIE/DUA)').includes('[Por completar'))
+          window.streamedWhileGenerating = true
+      }).observe(document.querySelector('[data-testid="zones"]'), { subtree: true, childList: true, characterData: true })
+    })
+    // Its cost is said first, and what is charged falls within it.
+    const [low, high] = /≈ (\d+)–(\d+) estrellas/.exec(await page.getByTestId('generate-plan').innerText()).slice(1).map(Number)
     await page.getByTestId('generate-plan').click()
     await page.getByTestId('confirm-generate').click()
-    await page.getByText('Planificación generada').waitFor()
+    const generated = page.getByText(/Se usaron? \d+ estrellas?\. Revísala/)
+    await generated.waitFor({ timeout: 60_000 })
+    const planStars = Number(/(\d+)/.exec(await generated.textContent())[1])
+    assert.ok(low <= planStars && planStars <= high, `${planStars} stars, estimated ${low}–${high}`)
+    assert.equal(await page.evaluate(() => window.streamedWhileGenerating), true, 'a zone was written while the generation went on')
     await zone(page, 'Objetivo de la clase').getByText(/MA07 OA 01/).first().waitFor()
+    assert.doesNotMatch(await zone(page, 'Adecuaciones (PIE/DUA)').locator('.tiptap').innerText(), /\[Por completar/)
     await saved(page)
+    // Charged exactly what the answer says, once.
+    const [demo] = await selectRows('demo_users_2025', `user_id=eq.${teacher.id}&select=used_stars`)
+    assert.equal(demo.used_stars, planStars)
 
-    // One zone written again (without a model: its skeleton, with the OA's text).
+    // One zone written again by the model, replacing what the teacher had.
     const cierre = zone(page, 'Cierre')
     await cierre.locator('.tiptap').click()
     await page.keyboard.press('Control+End')
@@ -102,7 +126,9 @@ test('a teacher plans a class: zones saved as she writes, kept through reloads a
     await cierre.getByTestId('improve-zone').click()
     await cierre.getByPlaceholder(/más breve/).fill('Con un ticket de salida de dos preguntas')
     await cierre.getByTestId('confirm-improve').click()
-    await page.getByText('Zona mejorada').waitFor()
+    const improved = page.getByText(/Se usaron? \d+ estrellas?\. Revisa el resultado/)
+    await improved.waitFor({ timeout: 30_000 })
+    const zoneStars = Number(/(\d+)/.exec(await improved.textContent())[1])
     assert.notEqual(await cierre.locator('.tiptap').innerText(), before)
     assert.doesNotMatch(await cierre.locator('.tiptap').innerText(), /Texto que la IA reescribe/)
     await saved(page)
@@ -111,6 +137,10 @@ test('a teacher plans a class: zones saved as she writes, kept through reloads a
     await page.goto(`${origin(page)}/planner`)
     await page.getByTestId('plan-row').getByText('lunes', { exact: false }).count()
     await page.getByTestId('plan-row').first().waitFor()
+    // The sidebar's stars: what both calls charged, as the database counts them.
+    const [after] = await selectRows('demo_users_2025', `user_id=eq.${teacher.id}&select=used_stars`)
+    assert.equal(after.used_stars, planStars + zoneStars)
+    await page.getByTestId('stars-widget').getByText(`${100 - planStars - zoneStars} de 100 Estrellas Cielo disponibles`).waitFor()
     await screenshot(page, 'planner-list-desktop')
     assert.deepEqual(problems.filter((problem) => !problem.includes('ERR_INTERNET_DISCONNECTED')), [])
   })

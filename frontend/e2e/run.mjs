@@ -1,13 +1,14 @@
 // Runs every browser end-to-end test (`*.e2e.mjs`) with node:test against one stack: a real
 // gateway (debug `cielo` binary) with its embedded PostgreSQL and the built app
-// (`frontend/dist`), started here once for all files (a fresh cluster per run). Its address
-// and keys reach the test files in CIELO_E2E_STACK (see stack.mjs). TEST_FILES=sidebar,auth
+// (`frontend/dist`), started here once for all files (a fresh cluster per run), generating with
+// the tests' real model (SmolLM2-135M run by llama.cpp in the gateway, a few tokens per zone).
+// Its address and keys reach the test files in CIELO_E2E_STACK (see stack.mjs). TEST_FILES=sidebar,auth
 // runs only the files whose names contain one of the words.
 import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort, repoRoot, startGateway } from '../../gateway/tests/conformance/harness.mjs'
+import { freePort, repoRoot, startGateway, testModelPath } from '../../gateway/tests/conformance/harness.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const files = readdirSync(here)
@@ -27,6 +28,11 @@ const gateway = await startGateway({
   // Phone + password accounts give a session without a confirmed e-mail (the guard test).
   ENABLE_PHONE_SIGNUP: 'true',
   ENABLE_PHONE_AUTOCONFIRM: 'true',
+  // The public planning pages' visitors sign in anonymously, as on a real deployment.
+  ENABLE_ANONYMOUS_USERS: 'true',
+  AI_PROVIDER: 'local',
+  AI_MODEL_PATH: await testModelPath(),
+  AI_ZONE_MAX_TOKENS: '12',
 })
 
 let code

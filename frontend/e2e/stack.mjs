@@ -44,6 +44,11 @@ export async function insertRows(table, rows) {
   return call(`/rest/v1/${table}`, { method: 'POST', body: rows, headers: { Prefer: 'return=representation' } })
 }
 
+/** rest/v1 update as service_role of the rows `query` selects. */
+export async function updateRows(table, query, values) {
+  return call(`/rest/v1/${table}?${query}`, { method: 'PATCH', body: values, headers: { Prefer: 'return=representation' } })
+}
+
 /** rest/v1 select as service_role. */
 export async function selectRows(table, query) {
   return call(`/rest/v1/${table}?${query}`)

@@ -31,7 +31,9 @@ const DraftEditor = lazy(() => import('./routes/focus/draft-editor'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
 const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
-const FocusPage = lazy(() => import('./routes/focus/focus-page'))
+const Sequential = lazy(() => import('./routes/app/sequential'))
+const SequentialUnit = lazy(() => import('./routes/app/sequential-unit'))
+const SequentialClassEdit = lazy(() => import('./routes/focus/sequential-class-edit'))
 
 function RootShell() {
   const location = useLocation()
@@ -89,8 +91,8 @@ export const routes: RouteObject[] = [
           { path: paths.courses, element: <Courses /> },
           { path: paths.planner, element: <Planner /> },
           { path: paths.drafts, element: <Drafts /> },
-          { path: paths.sequential, element: <ComingSoon page="sequential" /> },
-          { path: '/planner/sequential/:sessionId', element: <ComingSoon page="sequentialSession" /> },
+          { path: paths.sequential, element: <Sequential /> },
+          { path: '/planner/sequential/:sessionId', element: <SequentialUnit /> },
           { path: paths.schedule, element: <Schedule /> },
           { path: paths.calendar, element: <Calendar /> },
           { path: paths.adminPlatform, element: <ComingSoon page="adminPlatform" /> },
@@ -120,7 +122,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/editor/draft/:id', element: <DraftEditor /> },
           { path: paths.plannerCreate, element: <PlannerCreate /> },
-          { path: '/planner/sequential/:sessionId/class/:classId/edit', element: <FocusPage page="sequentialClassEdit" /> },
+          { path: '/planner/sequential/:sessionId/class/:classId/edit', element: <SequentialClassEdit /> },
         ],
       },
     ],

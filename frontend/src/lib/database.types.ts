@@ -1264,6 +1264,25 @@ export type Database = {
       }
     }
     Functions: {
+      apply_unit_generation: {
+        Args: {
+          plan_id: string
+          classes: Json
+        }
+        Returns: number
+      }
+      create_sequential_plan: {
+        Args: {
+          course_id: string
+          title: string
+          class_count: number
+          objective_ids?: string[]
+          class_session_ids?: string[]
+          class_blocks?: number
+          unit_name?: string
+        }
+        Returns: string
+      }
       create_simple_plan: {
         Args: {
           course_id: string

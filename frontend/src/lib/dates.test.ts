@@ -8,6 +8,7 @@ import {
   formatDate,
   formatLongDate,
   formatMonth,
+  formatClassDay,
   formatShortDay,
   isIsoDay,
   isWithin,
@@ -76,6 +77,8 @@ describe('calendar days', () => {
     expect(isWithin('2025-07-01', '2025-06-23', '2025-07-04')).toBe(true)
     expect(isWithin('2025-07-05', '2025-06-23', '2025-07-04')).toBe(false)
     expect(formatShortDay('2025-05-21')).toBe('mié 21')
+    expect(formatClassDay('2025-05-19')).toBe('lun 19 may')
+    expect(formatClassDay('2025-09-18')).toBe('jue 18 sept')
     expect(formatMonth(2025, 5)).toBe('mayo de 2025')
   })
 })

@@ -126,6 +126,14 @@ export function formatShortDay(day: IsoDay): string {
   return `${weekday} ${Number(day.slice(8, 10))}`
 }
 
+/** "lun 19 may": a class's date in a list, short enough for a phone. */
+export function formatClassDay(day: IsoDay): string {
+  const month = new Intl.DateTimeFormat(LOCALE, { month: 'short', timeZone: 'UTC' })
+    .format(new Date(dayToUtc(day)))
+    .replace('.', '')
+  return `${formatShortDay(day)} ${month}`
+}
+
 /** "mayo de 2025": a month view's title. */
 export function formatMonth(year: number, month: number): string {
   return new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(

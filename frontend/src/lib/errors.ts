@@ -56,6 +56,8 @@ const CONSTRAINT_MESSAGES: Record<string, string> = {
   courses_level_subject_fkey: 'Esa asignatura no se imparte en ese nivel.',
   schedule_blocks_no_overlap: 'Ese horario se cruza con otro bloque tuyo del mismo día.',
   class_sessions_no_overlap: 'Esa clase se cruza con otra clase tuya a la misma hora.',
+  plan_classes_class_session_id_key: 'Una de esas clases del calendario ya tiene su planificación.',
+  plans_class_count_matches_kind: 'Una unidad tiene de 2 a 40 clases.',
   // Checks the forms apply before saving; these words are for a request that skipped them.
   courses_letter_check: 'La letra del curso es una sola letra mayúscula (A–Z).',
   courses_students_count_check: 'Un curso tiene de 1 a 60 estudiantes.',

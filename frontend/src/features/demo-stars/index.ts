@@ -1,3 +1,3 @@
 /** Estrellas Cielo: demo users' daily usage, shown in the sidebar. */
 export { StarsWidget } from './components/stars-widget'
-export { useDemoStars } from './api/demo-stars'
+export { generationBlock, useDemoStars, useRecordStarUse } from './api/demo-stars'

@@ -1,5 +1,11 @@
 /** Planning: simple plans made of zones, edited with autosave and generated with AI. */
 export { PlanEditor } from './components/plan-editor'
-export { NewPlanForm, filterObjectives, MAX_PLAN_OBJECTIVES, type PlanChoice } from './components/new-plan-form'
+export { NewPlanForm, MAX_PLAN_OBJECTIVES, type PlanChoice } from './components/new-plan-form'
+export { filterObjectives, ObjectivePicker } from './components/objective-picker'
 export { plannerKeys, useClassSession, useDeletePlan, usePlans, type PlanSummary } from './api/plans'
 export * from './zones'
+export { NewUnitForm } from './components/new-unit-form'
+export { UnitOverview } from './components/unit-overview'
+export { useUnits, type UnitSummary } from './api/units'
+export { usePlan } from './api/plans'
+export { unitProgress } from './sequence'

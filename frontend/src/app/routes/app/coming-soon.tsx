@@ -6,7 +6,6 @@ import {
   Bell,
   BookOpen,
   LifeBuoy,
-  ListOrdered,
   Palette,
   School,
   Settings,
@@ -17,8 +16,6 @@ import { PageHeader } from '@/components/ui/page-header'
 
 export type ComingSoonName =
   | 'courses'
-  | 'sequential'
-  | 'sequentialSession'
   | 'adminPlatform'
   | 'help'
   | 'announcements'
@@ -27,8 +24,6 @@ export type ComingSoonName =
 
 const PAGES: Record<ComingSoonName, { title: string; description: string; empty: string; icon: LucideIcon }> = {
   courses: { title: 'Mis Cursos', description: 'Los cursos que haces en 2025.', empty: 'Aquí podrás crear y administrar tus cursos.', icon: BookOpen },
-  sequential: { title: 'Planificación secuencial', description: 'Unidades de varias clases.', empty: 'Aquí podrás planificar unidades de 2 a 40 clases.', icon: ListOrdered },
-  sequentialSession: { title: 'Unidad secuencial', description: 'Las clases de una unidad.', empty: 'Aquí verás las clases de esta unidad.', icon: ListOrdered },
   adminPlatform: { title: 'Gestión Plataforma', description: 'Administración de Cielo.', empty: 'Aquí se administrarán usuarios, roles, anuncios y la demo 2025.', icon: Settings },
   help: { title: 'Ayuda', description: 'Guías y respuestas.', empty: 'Aquí encontrarás guías de uso y preguntas frecuentes.', icon: LifeBuoy },
   announcements: { title: 'Anuncios', description: 'Novedades de Cielo.', empty: 'Aquí verás los anuncios del equipo de Cielo.', icon: Bell },

@@ -6,6 +6,7 @@
  * a class's state (shown at once, put back if refused) and her own events.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { paths } from '@/config/paths'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
 import { chileToday, type IsoDay } from '@/lib/dates'
@@ -92,15 +93,17 @@ type SessionRow = Pick<
 /** A class of the calendar, with the plan that covers it, if any. */
 export interface ClassSession extends SessionRow {
   planId: string | null
+  /** Where its plan opens: the plan editor, or the class's editor in its unit. */
+  planLink: string | null
 }
 
 const SESSION_COLUMNS =
-  'id, course_id, session_date, start_time, pedagogical_hours, status, cancellation_reason, schedule_block_id, plan_classes(plan_id)'
+  'id, course_id, session_date, start_time, pedagogical_hours, status, cancellation_reason, schedule_block_id, plan_classes(id, plan_id, plans(kind))'
 
 function toSession(row: SessionRow & { plan_classes?: unknown }): ClassSession {
   // One plan class per session at most (a unique key): an object, or a one-element list.
   const link = row.plan_classes
-  const first = (Array.isArray(link) ? link[0] : link) as { plan_id?: string } | null | undefined
+  const first = (Array.isArray(link) ? link[0] : link) as { id: string; plan_id: string; plans: { kind: string } | null } | null | undefined
   return {
     id: row.id,
     course_id: row.course_id,
@@ -111,6 +114,11 @@ function toSession(row: SessionRow & { plan_classes?: unknown }): ClassSession {
     cancellation_reason: row.cancellation_reason,
     schedule_block_id: row.schedule_block_id,
     planId: first?.plan_id ?? null,
+    planLink: !first
+      ? null
+      : first.plans?.kind === 'secuencial'
+        ? paths.sequentialClassEdit(first.plan_id, first.id)
+        : paths.plan(first.plan_id),
   }
 }
 

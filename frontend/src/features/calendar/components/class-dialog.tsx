@@ -117,7 +117,7 @@ export function ClassDialog({ session, label, today, saving, saveError, onChange
 
         <div className="border-t border-line pt-4">
           {session.planId ? (
-            <Link to={paths.plan(session.planId)} className={buttonClass('secondary', 'w-full sm:w-auto')} data-testid="open-plan">
+            <Link to={session.planLink ?? paths.plan(session.planId)} className={buttonClass('secondary', 'w-full sm:w-auto')} data-testid="open-plan">
               <FileText aria-hidden="true" className="size-4" /> Ver planificación
             </Link>
           ) : (

@@ -2,7 +2,7 @@
  * Demo 2025 (Estrellas Cielo): the user's `demo_users_2025` row (filter user_id), polled
  * every 30 s and stale after 10 s, and what the widget derives from it (spec sections 3–5).
  */
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
@@ -89,4 +89,35 @@ export function useDemoStars() {
   const supabase = useSupabase()
   const { user } = useAuth()
   return useQuery({ ...demoStarsQueryOptions(supabase, user?.id ?? ''), enabled: Boolean(user) })
+}
+
+/**
+ * Why a demo user cannot generate with AI now (spec section 5), or null: no stars left, or the
+ * demo over or inactive. Users outside the demo are never stopped here (the server's
+ * allowance answers for them).
+ */
+export function generationBlock(stars: DemoStars | undefined): string | null {
+  if (!stars?.isDemoUser) return null
+  if (stars.isExpired || !stars.isActive)
+    return 'Tu demo terminó: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'
+  if (stars.remainingStars <= 0)
+    return '❌ Estrellas Cielo agotadas: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'
+  return null
+}
+
+/**
+ * After an AI call: the stars it charged added to the cached row at once (capped at the total),
+ * then the server's value fetched, which is the one that stays.
+ */
+export function useRecordStarUse() {
+  const queryClient = useQueryClient()
+  const { user } = useAuth()
+  return (charged: number) => {
+    if (!user) return
+    const key = demoStarsKeys.detail(user.id)
+    queryClient.setQueryData<DemoUserRow | null>(key, (row) =>
+      row ? { ...row, used_stars: Math.min(row.total_stars, row.used_stars + Math.max(0, charged)) } : row,
+    )
+    void queryClient.invalidateQueries({ queryKey: key })
+  }
 }

@@ -82,22 +82,36 @@ export function parseEvents(buffer: string): { events: Array<{ event: string; da
   return { events, rest }
 }
 
-export async function generatePlan(
+/** Where a streamed piece of text goes: `{zone}` in a plan, `{class, zone}` in a unit. */
+export interface DeltaTarget {
+  zone: number
+  class?: number
+}
+
+interface StreamHandlers<Skeleton> {
+  onSkeleton: (skeleton: Skeleton) => void
+  onDelta: (at: DeltaTarget, text: string) => void
+  onQueued?: ((ahead: number) => void) | undefined
+}
+
+/** Calls an AI function asking for server-sent events and reads them as they arrive. */
+async function streamFunction<Skeleton, Answer>(
   supabase: CieloClient,
-  request: GenerationRequest,
-  handlers: GenerationHandlers,
+  name: string,
+  body: object,
+  handlers: StreamHandlers<Skeleton>,
   signal?: AbortSignal,
-): Promise<GenerationAnswer> {
+): Promise<Answer> {
   const { fetch, restUrl } = getClientFetch(supabase)
-  const response = await fetch(restUrl.replace(/\/rest\/v1\/?$/, '/functions/v1/generate-plan'), {
+  const response = await fetch(restUrl.replace(/\/rest\/v1\/?$/, `/functions/v1/${name}`), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'idempotency-key': crypto.randomUUID() },
-    body: JSON.stringify(request),
+    body: JSON.stringify(body),
     ...(signal ? { signal } : {}),
   })
   if (!response.ok || !response.body) {
-    const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null
-    throw new GenerationError(generationMessage(body?.code ?? '', undefined), body?.code ?? `http_${response.status}`)
+    const refusal = (await response.json().catch(() => null)) as { code?: string; message?: string } | null
+    throw new GenerationError(generationMessage(refusal?.code ?? '', undefined), refusal?.code ?? `http_${response.status}`)
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
@@ -109,24 +123,88 @@ export async function generatePlan(
     buffer = parsed.rest
     for (const { event, data } of parsed.events) {
       const payload = JSON.parse(data) as Record<string, unknown>
-      if (event === 'skeleton') handlers.onSkeleton(payload.zones as GeneratedZone[])
-      else if (event === 'zone_delta') handlers.onDelta(payload.zone as number, payload.text as string)
-      else if (event === 'queued') handlers.onQueued?.(payload.ahead as number)
-      else if (event === 'done') return payload as unknown as GenerationAnswer
+      if (event === 'skeleton') handlers.onSkeleton(payload as Skeleton)
+      else if (event === 'zone_delta') {
+        const at: DeltaTarget = { zone: payload.zone as number }
+        if (typeof payload.class === 'number') at.class = payload.class
+        handlers.onDelta(at, payload.text as string)
+      } else if (event === 'queued') handlers.onQueued?.(payload.ahead as number)
+      else if (event === 'done') return payload as Answer
       else if (event === 'error') throw new GenerationError(generationMessage(String(payload.code)), String(payload.code))
     }
   }
   throw new GenerationError(generationMessage(''), 'stream_ended')
 }
 
+/** "Generar con IA" for one class: `generate-plan`, streamed. */
+export function generatePlan(
+  supabase: CieloClient,
+  request: GenerationRequest,
+  handlers: GenerationHandlers,
+  signal?: AbortSignal,
+): Promise<GenerationAnswer> {
+  return streamFunction<{ zones: GeneratedZone[] }, GenerationAnswer>(
+    supabase,
+    'generate-plan',
+    request,
+    {
+      onSkeleton: (skeleton) => handlers.onSkeleton(skeleton.zones),
+      onDelta: (at, text) => handlers.onDelta(at.zone, text),
+      onQueued: handlers.onQueued,
+    },
+    signal,
+  )
+}
+
+export interface SequenceRequest {
+  level_code: string
+  subject_code: string
+  objective_codes: string[]
+  classes: number
+  blocks: number
+  unit_title?: string
+  course?: string
+}
+
+export interface GeneratedClass {
+  position: number
+  title: string
+  phase: string
+  objective_codes: string[]
+  zones: GeneratedZone[]
+}
+
+export interface SequenceAnswer {
+  classes: GeneratedClass[]
+  usage: GenerationAnswer['usage']
+  source: string
+}
+
+/** A unit as a progression: `generate-sequence`, streamed (each delta names its class). */
+export function generateSequence(
+  supabase: CieloClient,
+  request: SequenceRequest,
+  handlers: StreamHandlers<{ classes: GeneratedClass[] }>,
+  signal?: AbortSignal,
+): Promise<SequenceAnswer> {
+  return streamFunction<{ classes: GeneratedClass[] }, SequenceAnswer>(supabase, 'generate-sequence', request, handlers, signal)
+}
+
 /**
- * What a plan costs, about: its prompts read ~1 600 tokens (the OAs' texts and each zone's
- * brief) and the model writes 400 to 1 600 (eight zones, at most 200 tokens each); a star is
- * 515 tokens, rounded up (docs/ai.md).
+ * What a plan costs, about: each of its eight zones is one model request whose prompt reads
+ * 600 to 700 tokens (the OAs' official texts, the zone's brief, the class) and whose text is
+ * up to 200 more (as measured with the tests' model); a star is 515 tokens, rounded up
+ * (docs/ai.md).
  */
 export const STAR_TOKENS = 515
 export function estimatedStars(): { low: number; high: number } {
-  return { low: Math.ceil((1600 + 400) / STAR_TOKENS), high: Math.ceil((1600 + 1600) / STAR_TOKENS) }
+  return { low: Math.ceil((8 * 600) / STAR_TOKENS), high: Math.ceil((8 * 900) / STAR_TOKENS) }
+}
+
+/** "Se usaron N estrellas. " for a toast (nothing when nothing was charged). */
+export function starsUsed(charged: number): string {
+  if (charged <= 0) return ''
+  return charged === 1 ? 'Se usó 1 estrella. ' : `Se usaron ${charged} estrellas. `
 }
 
 export interface ImproveRequest {
@@ -148,15 +226,15 @@ export function improvableKind(zoneType: ZoneType, title: string | null): string
   return zoneType
 }
 
-/** `POST /functions/v1/improve-zone`: one zone written again; its new content. */
-export async function improveZone(supabase: CieloClient, request: ImproveRequest): Promise<GeneratedZone> {
+/** `POST /functions/v1/improve-zone`: one zone written again; its new content and the stars it cost. */
+export async function improveZone(supabase: CieloClient, request: ImproveRequest): Promise<{ zone: GeneratedZone; charged: number }> {
   const { fetch, restUrl } = getClientFetch(supabase)
   const response = await fetch(restUrl.replace(/\/rest\/v1\/?$/, '/functions/v1/improve-zone'), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'idempotency-key': crypto.randomUUID() },
     body: JSON.stringify(request),
   })
-  const body = (await response.json().catch(() => null)) as { code?: string; zone?: GeneratedZone } | null
+  const body = (await response.json().catch(() => null)) as { code?: string; zone?: GeneratedZone; usage?: GenerationAnswer['usage'] } | null
   if (!response.ok || !body?.zone) throw new GenerationError(generationMessage(body?.code ?? ''), body?.code ?? `http_${response.status}`)
-  return body.zone
+  return { zone: body.zone, charged: body.usage?.stars_charged ?? 0 }
 }

@@ -70,6 +70,9 @@ export type Objective = Pick<Tables<'learning_objectives'>, 'id' | 'code' | 'eje
 export interface PlanClass {
   id: string
   position: number
+  title: string | null
+  /** Whether any of its zones has text. */
+  written: boolean
   content_format: string
   legacy_migration: string | null
   class_session_id: string | null
@@ -81,24 +84,28 @@ export interface PlanDetail {
   course_id: string
   kind: Tables<'plans'>['kind']
   title: string
+  unit_name: string | null
+  class_count: number
   class_blocks: number
   objectives: Objective[]
   classes: PlanClass[]
 }
 
-export function usePlan(planId: string | null) {
+/** A plan whole; `fresh` reads it again on every visit (an overview of classes edited elsewhere). */
+export function usePlan(planId: string | null, { fresh = false }: { fresh?: boolean } = {}) {
   const supabase = useSupabase()
   return useQuery({
     queryKey: plannerKeys.plan(planId ?? ''),
     enabled: Boolean(planId),
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
     meta: { action: 'cargar la planificación' },
     queryFn: async (): Promise<PlanDetail | null> => {
       const { data, error } = await supabase
         .from('plans')
         .select(
-          'id, course_id, kind, title, class_blocks, ' +
+          'id, course_id, kind, title, unit_name, class_count, class_blocks, ' +
             'plan_learning_objectives(learning_objectives(id, code, eje, statement, kind, position)), ' +
-            'plan_classes(id, position, content_format, legacy_migration, class_session_id, class_sessions(session_date, start_time, status))',
+            'plan_classes(id, position, title, content_format, legacy_migration, class_session_id, class_sessions(session_date, start_time, status), plan_zones(content_length))',
         )
         .eq('id', planId ?? '')
         .maybeSingle()
@@ -109,22 +116,35 @@ export function usePlan(planId: string | null) {
         course_id: string
         kind: Tables<'plans'>['kind']
         title: string
+        unit_name: string | null
+        class_count: number
         class_blocks: number
         plan_learning_objectives: Array<{ learning_objectives: Objective | Objective[] | null }>
-        plan_classes: Array<Omit<PlanClass, 'session'> & { class_sessions: SessionInfo | SessionInfo[] | null }>
+        plan_classes: Array<
+          Omit<PlanClass, 'session' | 'written'> & {
+            class_sessions: SessionInfo | SessionInfo[] | null
+            plan_zones: Array<{ content_length: number }>
+          }
+        >
       }
       return {
         id: row.id,
         course_id: row.course_id,
         kind: row.kind,
         title: row.title,
+        unit_name: row.unit_name,
+        class_count: row.class_count,
         class_blocks: row.class_blocks,
         objectives: row.plan_learning_objectives
           .map((link) => one(link.learning_objectives))
           .filter((objective): objective is Objective => objective !== null)
           .sort((a, b) => a.position - b.position),
         classes: row.plan_classes
-          .map(({ class_sessions, ...planClass }) => ({ ...planClass, session: one(class_sessions) }))
+          .map(({ class_sessions, plan_zones, ...planClass }) => ({
+            ...planClass,
+            session: one(class_sessions),
+            written: plan_zones.some((zone) => zone.content_length > 0),
+          }))
           .sort((a, b) => a.position - b.position),
       }
     },

@@ -5,24 +5,27 @@
  * streams in and puts them back as they were if the generation fails; the print view. A plan
  * still in the legacy format is migrated into zones when opened, and the teacher is told.
  */
-import { useQueryClient } from '@tanstack/react-query'
 import { Loader2, Plus, Printer, Sparkles } from 'lucide-react'
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { Navigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
 import { fieldClass } from '@/components/ui/field'
 import { Skeleton } from '@/components/ui/skeleton'
 import type { CourseLabel, Course } from '@/features/courses'
-import { useDemoStars } from '@/features/demo-stars'
+import { generationBlock, useDemoStars, useRecordStarUse } from '@/features/demo-stars'
 import type { Json } from '@/lib/database.types'
+import { paths } from '@/config/paths'
 import { formatLongDate } from '@/lib/dates'
 import { databaseErrorMessage, isDatabaseError } from '@/lib/errors'
 import { notify } from '@/lib/notify'
 import { useSupabase } from '@/lib/supabase-provider'
 import { overallStatus, type DocumentSave } from '@/lib/autosave-machine'
 import { SaveIndicator } from '@/components/editor/save-indicator'
-import { estimatedStars, generatePlan, GenerationError, improvableKind, improveZone, type GeneratedZone } from '@/features/planner/api/generate'
-import { useMigrateLegacy, usePlan, usePlanZones, useRenamePlan, useZoneStructure, type PlanDetail, type Zone } from '@/features/planner/api/plans'
+import { estimatedStars, generatePlan, starsUsed, GenerationError, improvableKind, improveZone, type GeneratedZone } from '@/features/planner/api/generate'
+import { useMigrateLegacy, usePlan, usePlanZones, useRenamePlan, useZoneStructure, type PlanClass, type PlanDetail, type Zone } from '@/features/planner/api/plans'
+import { useRenameClass } from '@/features/planner/api/units'
+import { progression } from '@/features/planner/sequence'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
 import { fillPlaceholder, matchZones } from '@/features/planner/generation'
 import { addZoneProblem, byPosition, movedOrder, nextPosition, ZONE_TYPE_LABELS, zoneTitleProblem, type ZoneType } from '@/features/planner/zones'
@@ -30,13 +33,15 @@ import { ZoneCard, type ZoneHandle } from './zone-card'
 
 export interface PlanEditorProps {
   planId: string
+  /** Which class of a unit (Plan. Secuencial); a simple plan's only class when absent. */
+  classId?: string
   courses: Course[]
   labels: Map<string, CourseLabel>
 }
 
-export function PlanEditor({ planId, courses, labels }: PlanEditorProps) {
+export function PlanEditor({ planId, classId, courses, labels }: PlanEditorProps) {
   const plan = usePlan(planId)
-  const planClass = plan.data?.classes[0]
+  const planClass = classId ? plan.data?.classes.find((c) => c.id === classId) : plan.data?.classes[0]
   const migrate = useMigrateLegacy()
   const [notice, setNotice] = useState<string | null>(null)
   const migrating = planClass ? needsMigration(planClass) : false
@@ -58,6 +63,8 @@ export function PlanEditor({ planId, courses, labels }: PlanEditorProps) {
       </p>
     )
   }
+  // A unit opened as a simple plan (a calendar link) goes to its overview.
+  if (plan.data.kind === 'secuencial' && !classId) return <Navigate replace to={paths.sequentialSession(plan.data.id)} />
   const course = courses.find((c) => c.id === plan.data?.course_id)
   return (
     <div className="flex flex-col gap-4" data-testid="plan-editor">
@@ -69,20 +76,33 @@ export function PlanEditor({ planId, courses, labels }: PlanEditorProps) {
       {migrating ? (
         <Skeleton className="h-64 w-full" />
       ) : (
-        <ClassZones plan={plan.data} planClassId={planClass.id} course={course} label={course ? labels.get(course.id) : undefined} />
+        <ClassZones key={planClass.id} plan={plan.data} planClass={planClass} course={course} label={course ? labels.get(course.id) : undefined} />
       )}
     </div>
   )
 }
 
-function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; planClassId: string; course: Course | undefined; label: CourseLabel | undefined }) {
+interface ClassZonesProps {
+  plan: PlanDetail
+  planClass: PlanClass
+  course: Course | undefined
+  label: CourseLabel | undefined
+}
+
+function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
   const supabase = useSupabase()
-  const queryClient = useQueryClient()
+  const planClassId = planClass.id
   const zones = usePlanZones(planClassId)
   const structure = useZoneStructure(planClassId)
-  const rename = useRenamePlan(plan.id)
+  const renamePlan = useRenamePlan(plan.id)
+  const renameClass = useRenameClass(plan.id)
   const demo = useDemoStars()
-  const [title, setTitle] = useState(plan.title)
+  const recordStarUse = useRecordStarUse()
+  // A class of a unit is titled on its own and works its share of the unit's OAs.
+  const inUnit = plan.kind === 'secuencial'
+  const savedTitle = inUnit ? (planClass.title ?? `Clase ${planClass.position}`) : plan.title
+  const objectives = inUnit ? (progression(plan.objectives, plan.class_count)[planClass.position - 1] ?? []) : plan.objectives
+  const [title, setTitle] = useState(savedTitle)
   const [saveStates, setSaveStates] = useState<Record<string, DocumentSave>>({})
   const handles = useRef(new Map<string, ZoneHandle>())
   const [generating, setGenerating] = useState(false)
@@ -103,9 +123,9 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
   const ordered = byPosition(zones.data)
   const overall = overallStatus(ordered.map((zone) => saveStates[zone.id]).filter((state): state is DocumentSave => Boolean(state)))
   const cost = estimatedStars()
-  const stars = demo.data
-  const noStars = Boolean(stars?.isDemoUser && (stars.isExpired || stars.remainingStars <= 0 || !stars.isActive))
-  const session = plan.classes[0]?.session
+  const blocked = generationBlock(demo.data)
+  const noStars = blocked !== null
+  const session = planClass.session
 
   const hasText = () =>
     [...handles.current.values()].some((handle) => handle.editor.getText().trim().length > 0)
@@ -126,10 +146,10 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
         {
           level_code: course.level_code,
           subject_code: course.subject_code,
-          objective_codes: plan.objectives.map((objective) => objective.code),
+          objective_codes: objectives.map((objective) => objective.code),
           blocks: plan.class_blocks,
           ...(label ? { course: label.name } : {}),
-          class_title: plan.title,
+          class_title: inUnit ? `${savedTitle} (unidad «${plan.title}»)` : plan.title,
         },
         {
           onSkeleton: (generated) => {
@@ -144,12 +164,12 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
         },
       )
       answer.zones.forEach((zone, index) => set(targets(answer.zones)[index], zone.content))
-      void queryClient.invalidateQueries({ queryKey: ['demo-stars'] })
+      recordStarUse(answer.usage.stars_charged)
       notify.success(
         'Planificación generada',
         answer.source === 'skeleton'
           ? 'Sin modelo de IA: las zonas traen la estructura para completar.'
-          : `Se usaron ${answer.usage.stars_charged} ${answer.usage.stars_charged === 1 ? 'estrella' : 'estrellas'}. Revísala antes de usarla.`,
+          : `${starsUsed(answer.usage.stars_charged)}Revísala antes de usarla.`,
       )
     } catch (error) {
       // Nothing half-written: every zone goes back to what it was.
@@ -165,20 +185,20 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
     const handle = handles.current.get(zone.id)
     if (!course || !kind || !handle) return
     try {
-      const improved = await improveZone(supabase, {
+      const { zone: improved, charged } = await improveZone(supabase, {
         level_code: course.level_code,
         subject_code: course.subject_code,
-        objective_codes: plan.objectives.map((objective) => objective.code),
+        objective_codes: objectives.map((objective) => objective.code),
         zone_type: kind,
         content: handle.editor.getJSON() as Json,
         ...(instruction.trim() ? { instruction: instruction.trim() } : {}),
         blocks: plan.class_blocks,
         ...(label ? { course: label.name } : {}),
-        class_title: plan.title,
+        class_title: savedTitle,
       })
       handle.editor.commands.setContent(improved.content as object, { emitUpdate: true })
-      void queryClient.invalidateQueries({ queryKey: ['demo-stars'] })
-      notify.success('Zona mejorada', 'Revisa el resultado; deshacer (Ctrl+Z) la deja como estaba.')
+      recordStarUse(charged)
+      notify.success('Zona mejorada', `${starsUsed(charged)}Revisa el resultado; deshacer (Ctrl+Z) la deja como estaba.`)
     } catch (error) {
       notify.error('No se mejoró la zona', error instanceof GenerationError ? error.message : 'Revisa tu conexión e inténtalo de nuevo.')
       throw error
@@ -188,8 +208,13 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
   return (
     <>
       <header className="flex flex-col gap-3 rounded-card border border-line bg-surface p-4 shadow-card print:border-0 print:p-0 print:shadow-none">
+        {inUnit ? (
+          <p className="text-sm font-medium text-brand-strong" data-testid="unit-class-position">
+            Clase {planClass.position} de {plan.class_count} · {plan.title}
+          </p>
+        ) : null}
         <label htmlFor={titleId} className="sr-only">
-          Título de la planificación
+          {inUnit ? 'Título de la clase' : 'Título de la planificación'}
         </label>
         <input
           id={titleId}
@@ -197,7 +222,9 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
           maxLength={200}
           onChange={(event) => setTitle(event.target.value)}
           onBlur={() => {
-            if (zoneTitleProblem(title) === null && title.trim() !== plan.title) rename.mutate(title)
+            if (zoneTitleProblem(title) !== null || title.trim() === savedTitle) return
+            if (inUnit) renameClass.mutate({ classId: planClassId, title })
+            else renamePlan.mutate(title)
           }}
           className="w-full rounded-md border border-transparent bg-transparent px-1 text-xl font-bold text-ink hover:border-line focus:border-brand focus:outline-none sm:text-2xl"
           data-testid="plan-title"
@@ -208,7 +235,7 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
           {` · ${plan.class_blocks} ${plan.class_blocks === 1 ? 'bloque' : 'bloques'} de 45 min`}
         </p>
         <ul className="flex flex-col gap-1 text-sm" aria-label="Objetivos de aprendizaje" data-testid="plan-objectives">
-          {plan.objectives.map((objective) => (
+          {objectives.map((objective) => (
             <li key={objective.id} className="text-ink">
               <strong>{objective.code}</strong> {objective.statement}
             </li>
@@ -222,7 +249,7 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
             </Button>
             <Button
               onClick={() => (hasText() ? setConfirmGenerate(true) : void generate())}
-              disabled={generating || noStars || plan.objectives.length === 0}
+              disabled={generating || noStars || objectives.length === 0}
               data-testid="generate-plan"
             >
               {generating ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : <Sparkles aria-hidden="true" className="size-4" />}
@@ -230,16 +257,14 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
             </Button>
           </div>
         </div>
-        {plan.objectives.length === 0 ? (
+        {objectives.length === 0 ? (
           <p className="text-sm text-ink-muted print:hidden" data-testid="no-objectives">
             Esta planificación no tiene OA: la generación con IA necesita al menos uno.
           </p>
         ) : null}
         {noStars ? (
           <p role="status" className="text-sm text-bad print:hidden" data-testid="no-stars">
-            {stars?.isExpired || !stars?.isActive
-              ? 'Tu demo terminó: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'
-              : '❌ Estrellas Cielo agotadas: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'}
+            {blocked}
           </p>
         ) : null}
       </header>
@@ -255,7 +280,7 @@ function ClassZones({ plan, planClassId, course, label }: { plan: PlanDetail; pl
             onSaveState={onSaveState}
             onHandle={onHandle}
             onRename={(newTitle) => structure.rename.mutate({ id: zone.id, title: newTitle })}
-            {...(improvableKind(zone.zone_type, zone.title) && plan.objectives.length > 0 && !noStars
+            {...(improvableKind(zone.zone_type, zone.title) && objectives.length > 0 && !noStars
               ? { onImprove: (instruction: string) => improve(zone, instruction) }
               : {})}
             onRemove={() => setRemoving(zone)}
