@@ -39,6 +39,11 @@ export async function createUser(label, { password = PASSWORD } = {}) {
   return { id: user.id, email, password }
 }
 
+/** An account as the auth/v1 admin API sees it. */
+export async function getUser(id) {
+  return call(`/auth/v1/admin/users/${id}`)
+}
+
 /** rest/v1 insert as service_role (bypasses RLS, as a trusted server would). */
 export async function insertRows(table, rows) {
   return call(`/rest/v1/${table}`, { method: 'POST', body: rows, headers: { Prefer: 'return=representation' } })

@@ -35,6 +35,13 @@ describe('route guards', () => {
     expect(screen.getByTestId('confirm-email-address')).toHaveTextContent('nuevo@colegio.cl')
   })
 
+  it('an anonymous visitor of the public trial goes to /auth, not to confirm an e-mail she has not', async () => {
+    const visitor = { ...testUser({ emailConfirmed: false, email: '' }), is_anonymous: true }
+    const { router } = renderApp({ path: '/drafts', session: testSession(visitor), routes: teacherRoutes })
+    expect(await screen.findByRole('heading', { level: 1, name: 'Iniciar sesión' })).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/auth')
+  })
+
   it('a confirmed user reaches the page', async () => {
     renderApp({ path: '/profile', session: testSession(), routes: teacherRoutes })
     expect(await screen.findByRole('heading', { level: 1, name: 'Mi perfil' })).toBeInTheDocument()

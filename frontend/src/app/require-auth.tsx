@@ -2,7 +2,8 @@
  * The one route guard (spec section 2):
  *
  * * while the session (or the content-creator check) loads: skeleton bars;
- * * no user: `/auth` (the page asked for is kept to come back to);
+ * * no user, or an anonymous visitor of the public trial: `/auth` (the page asked for is kept
+ *   to come back to);
  * * e-mail not confirmed: `/confirm-email`;
  * * `contentCreator` routes, without that right: `/dashboard`.
  */
@@ -26,7 +27,7 @@ export function RequireAuth({ children, contentCreator = false }: RequireAuthPro
   const location = useLocation()
 
   if (loading) return <SkeletonBars label="Verificando tu sesión…" />
-  if (!user) {
+  if (!user || user.is_anonymous) {
     const state: RedirectState = { from: `${location.pathname}${location.search}${location.hash}` }
     return <Navigate to={paths.auth} replace state={state} />
   }

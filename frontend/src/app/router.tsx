@@ -17,6 +17,7 @@ const Landing = lazy(() => import('./routes/public/landing'))
 const Auth = lazy(() => import('./routes/public/auth'))
 const ConfirmEmail = lazy(() => import('./routes/public/confirm-email'))
 const InfoPage = lazy(() => import('./routes/public/info-page'))
+const PlanTrial = lazy(() => import('./routes/public/plan-trial'))
 const Status = lazy(() => import('./routes/public/status'))
 const AppLayout = lazy(() => import('./layouts/app-layout').then((module) => ({ default: module.AppLayout })))
 const Dashboard = lazy(() => import('./routes/app/dashboard'))
@@ -61,8 +62,8 @@ export const routes: RouteObject[] = [
       { path: paths.landing, element: <Landing /> },
       { path: paths.auth, element: <Auth /> },
       { path: paths.confirmEmail, element: <ConfirmEmail /> },
-      { path: paths.createPlanMarketing, element: <InfoPage page="createPlan" /> },
-      { path: paths.aiPlanning, element: <InfoPage page="aiPlanning" /> },
+      { path: paths.createPlanMarketing, element: <PlanTrial page="createPlan" /> },
+      { path: paths.aiPlanning, element: <PlanTrial page="aiPlanning" /> },
       { path: paths.nationalCurriculum, element: <InfoPage page="curriculum" /> },
       { path: paths.helpCentre, element: <InfoPage page="helpCentre" /> },
       { path: paths.contact, element: <InfoPage page="contact" /> },

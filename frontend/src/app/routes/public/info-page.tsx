@@ -11,8 +11,6 @@ import { PageHeader } from '@/components/ui/page-header'
 import { paths } from '@/config/paths'
 
 export type InfoPageName =
-  | 'createPlan'
-  | 'aiPlanning'
   | 'curriculum'
   | 'helpCentre'
   | 'contact'
@@ -26,8 +24,6 @@ export type InfoPageName =
   | 'documentPlanner'
 
 const PAGES: Record<InfoPageName, { title: string; description: string }> = {
-  createPlan: { title: 'Crear planificación', description: 'Cómo crear una planificación de clase con Cielo, paso a paso.' },
-  aiPlanning: { title: 'Planificación con IA', description: 'Cómo Cielo te ayuda a planificar con inteligencia artificial.' },
   curriculum: { title: 'Currículum Nacional', description: 'Objetivos de aprendizaje de 1° Básico a 4° Medio, por nivel y asignatura.' },
   helpCentre: { title: 'Centro de ayuda', description: 'Preguntas frecuentes y guías de uso de Cielo.' },
   contact: { title: 'Contacto', description: 'Escríbenos para resolver dudas o darnos tu opinión.' },

@@ -38,7 +38,8 @@ export function AuthPage() {
   if (passwordRecovery && user) return <NewPasswordForm />
   if (loading || passwordRecovery) return <SkeletonBars label="Verificando tu sesión…" />
   if (user && emailConfirmed) return <Navigate to={from && from !== paths.auth ? from : paths.dashboard} replace />
-  if (user) return <Navigate to={paths.confirmEmail} replace />
+  // An anonymous visitor of the public trial signs in or up like anyone without an account.
+  if (user && !user.is_anonymous) return <Navigate to={paths.confirmEmail} replace />
 
   return (
     <AuthLayout title={TITLES[mode]}>
