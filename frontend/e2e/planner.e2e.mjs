@@ -53,6 +53,13 @@ test('a teacher plans a class: zones saved as she writes, kept through reloads a
     await page.getByTestId('plan-objectives').getByText('MA07 OA 01').waitFor()
     assert.equal(await page.getByTestId('zone').count(), 8)
     await page.getByText('lunes, 19 de mayo de 2025').waitFor()
+    // Her OAs change after the plan is made: one of the two taken out.
+    await page.getByTestId('edit-objectives').click()
+    await page.getByTestId('objectives-dialog').getByRole('button', { name: 'Quitar MA07 OA 03' }).click()
+    await page.getByTestId('save-objectives').click()
+    await page.getByText('OA actualizados').waitFor()
+    await page.waitForFunction(() => !document.querySelector('[data-testid="plan-objectives"]').textContent.includes('MA07 OA 03'))
+    assert.match(await page.getByTestId('plan-objectives').innerText(), /MA07 OA 01/)
 
     await typeInto(page, 'Inicio', 'Preguntas sobre números negativos en la vida diaria.')
     await page.locator('[data-testid="save-status"][data-status="saving"]').waitFor()

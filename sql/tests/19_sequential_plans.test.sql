@@ -3,7 +3,7 @@
 -- caller under RLS.
 BEGIN;
 SET LOCAL search_path = public, tests, extensions;
-SELECT plan(16);
+SELECT plan(20);
 SELECT tests.create_cast();
 INSERT INTO courses (id, teacher_id, level_code, letter, subject_code) VALUES
   ('c0000000-0000-4000-8000-0000000000a1', tests.teacher_a(), '7B', 'A', 'matematica'),
@@ -62,6 +62,16 @@ SELECT throws_ok($$SELECT apply_unit_generation((SELECT plan_id FROM made), $j$[
 SELECT is((SELECT title FROM plan_classes WHERE plan_id = (SELECT plan_id FROM made) AND position = 2), 'Clase 2', 'and nothing of it is kept');
 SELECT throws_ok($$SELECT apply_unit_generation((SELECT plan_id FROM made), '[{"position": 1, "zones": [{"zone_type": "inicio", "content": {"type": "nope"}}]}]')$$,
   '23514', NULL, 'content that is not an editor document is refused');
+
+-- Its OAs changed in one call: the new list replaces the old.
+SELECT is(set_plan_objectives((SELECT plan_id FROM made),
+            (SELECT array_agg(id) FROM (SELECT id FROM learning_objectives WHERE level_code = '7B' AND subject_code = 'matematica' AND kind = 'OA' ORDER BY position OFFSET 1 LIMIT 3) o)),
+  3, 'a plan''s OAs are replaced by a new list');
+SELECT is((SELECT count(*)::int FROM plan_learning_objectives l JOIN learning_objectives o ON o.id = l.objective_id
+            WHERE l.plan_id = (SELECT plan_id FROM made) AND o.position = (SELECT min(position) FROM learning_objectives WHERE level_code = '7B' AND subject_code = 'matematica' AND kind = 'OA')),
+  0, 'the OA left out is gone');
+SELECT throws_ok($$SELECT set_plan_objectives((SELECT plan_id FROM made), '{}')$$, '22023', NULL, 'a plan keeps at least one OA');
+SELECT throws_ok($$SELECT set_plan_objectives((SELECT plan_id FROM made), ARRAY['no-existe'])$$, '23503', NULL, 'an unknown OA refuses the change');
 
 SELECT tests.as_user(tests.teacher_b());
 SELECT throws_ok($$SELECT apply_unit_generation((SELECT plan_id FROM made), '[]')$$,

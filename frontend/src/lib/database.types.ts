@@ -1374,6 +1374,13 @@ export type Database = {
         }
         Returns: undefined
       }
+      set_plan_objectives: {
+        Args: {
+          plan_id: string
+          objective_ids: string[]
+        }
+        Returns: number
+      }
     }
     Enums: {
       alert_severity: "info" | "warning" | "error" | "critical"

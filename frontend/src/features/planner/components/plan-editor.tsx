@@ -5,8 +5,8 @@
  * streams in and puts them back as they were if the generation fails; the print view. A plan
  * still in the legacy format is migrated into zones when opened, and the teacher is told.
  */
-import { Loader2, Plus, Printer, Sparkles } from 'lucide-react'
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { ListChecks, Loader2, Plus, Printer, Sparkles } from 'lucide-react'
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Navigate } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
@@ -29,7 +29,11 @@ import { progression } from '@/features/planner/sequence'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
 import { fillPlaceholder, matchZones } from '@/features/planner/generation'
 import { addZoneProblem, byPosition, movedOrder, nextPosition, ZONE_TYPE_LABELS, zoneTitleProblem, type ZoneType } from '@/features/planner/zones'
+import { MAX_PLAN_OBJECTIVES } from './new-plan-form'
 import { ZoneCard, type ZoneHandle } from './zone-card'
+
+// Loaded when first opened.
+const ObjectivesDialog = lazy(() => import('./objectives-dialog').then((module) => ({ default: module.ObjectivesDialog })))
 
 export interface PlanEditorProps {
   planId: string
@@ -108,6 +112,7 @@ function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
   const [generating, setGenerating] = useState(false)
   const [removing, setRemoving] = useState<Zone | null>(null)
   const [confirmGenerate, setConfirmGenerate] = useState(false)
+  const [editingObjectives, setEditingObjectives] = useState(false)
   const titleId = useId()
 
   const onSaveState = useCallback((zoneId: string, state: DocumentSave) => {
@@ -241,6 +246,13 @@ function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
             </li>
           ))}
         </ul>
+        {!inUnit && course ? (
+          <div className="print:hidden">
+            <Button variant="ghost" className="px-2 text-sm" onClick={() => setEditingObjectives(true)} data-testid="edit-objectives">
+              <ListChecks aria-hidden="true" className="size-4" /> Cambiar OA
+            </Button>
+          </div>
+        ) : null}
         <div className="flex flex-col gap-2 border-t border-line pt-3 sm:flex-row sm:items-center sm:justify-between print:hidden">
           <SaveIndicator status={overall} />
           <div className="flex flex-wrap gap-2">
@@ -314,6 +326,18 @@ function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
             })
           }
         />
+      ) : null}
+      {editingObjectives && course ? (
+        <Suspense fallback={null}>
+          <ObjectivesDialog
+            planId={plan.id}
+            levelCode={course.level_code}
+            subjectCode={course.subject_code}
+            current={plan.objectives}
+            max={MAX_PLAN_OBJECTIVES}
+            onClose={() => setEditingObjectives(false)}
+          />
+        </Suspense>
       ) : null}
       {confirmGenerate ? (
         <ConfirmDialog

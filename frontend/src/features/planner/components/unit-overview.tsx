@@ -5,8 +5,8 @@
  * progression: the text is shown as it streams in and written into the unit in one
  * transaction at the end, so a failed generation leaves the unit as it was.
  */
-import { CalendarDays, ChevronRight, Loader2, Sparkles } from 'lucide-react'
-import { useState } from 'react'
+import { CalendarDays, ChevronRight, ListChecks, Loader2, Sparkles } from 'lucide-react'
+import { lazy, Suspense, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/dialog'
@@ -21,7 +21,10 @@ import { useSupabase } from '@/lib/supabase-provider'
 import { generateSequence, starsUsed, GenerationError, type GeneratedClass } from '@/features/planner/api/generate'
 import type { PlanClass, PlanDetail } from '@/features/planner/api/plans'
 import { useApplyUnit } from '@/features/planner/api/units'
-import { estimatedUnitStars, phase, progression, unitGenerationProblem, unitProgress } from '@/features/planner/sequence'
+import { estimatedUnitStars, phase, progression, UNIT_GENERATION, unitGenerationProblem, unitProgress } from '@/features/planner/sequence'
+
+// Loaded when first opened.
+const ObjectivesDialog = lazy(() => import('./objectives-dialog').then((module) => ({ default: module.ObjectivesDialog })))
 
 /** What the stream has written so far, per class: zones finished and the latest text. */
 type Streamed = Record<number, { zones: number; text: string }>
@@ -34,6 +37,7 @@ export function UnitOverview({ unit, course, label }: { unit: PlanDetail; course
   const [generating, setGenerating] = useState(false)
   const [streamed, setStreamed] = useState<Streamed>({})
   const [confirm, setConfirm] = useState(false)
+  const [editingObjectives, setEditingObjectives] = useState(false)
   const progress = unitProgress(unit.classes.map((c) => ({ status: c.session?.status ?? null, written: c.written })))
   const spread = progression(unit.objectives, unit.class_count)
   const problem = unitGenerationProblem(unit.class_count, unit.objectives.length, unit.class_blocks) ?? generationBlock(demo.data)
@@ -110,6 +114,13 @@ export function UnitOverview({ unit, course, label }: { unit: PlanDetail; course
             </li>
           ))}
         </ul>
+        {course ? (
+          <div>
+            <Button variant="ghost" className="px-2 text-sm" onClick={() => setEditingObjectives(true)} data-testid="edit-objectives">
+              <ListChecks aria-hidden="true" className="size-4" /> Cambiar OA
+            </Button>
+          </div>
+        ) : null}
         <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" data-testid="unit-progress">
           {[
             ['Clases', progress.total],
@@ -165,6 +176,18 @@ export function UnitOverview({ unit, course, label }: { unit: PlanDetail; course
         ))}
       </ol>
 
+      {editingObjectives && course ? (
+        <Suspense fallback={null}>
+          <ObjectivesDialog
+            planId={unit.id}
+            levelCode={course.level_code}
+            subjectCode={course.subject_code}
+            current={unit.objectives}
+            max={UNIT_GENERATION.maxObjectives}
+            onClose={() => setEditingObjectives(false)}
+          />
+        </Suspense>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           title="¿Reemplazar el texto de las clases?"
