@@ -6,8 +6,9 @@
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
-import { createUser, insertRows, selectRows } from './stack.mjs'
+import { createUser, insertRows, selectRows, updateRows } from './stack.mjs'
 
 useBrowser()
 
@@ -184,31 +185,23 @@ test('two tabs on one zone: the second is told and keeps its text until it choos
   })
 })
 
-test('a legacy plan opens migrated into zones; another teacher cannot open it (375 px)', async () => {
+test('the demo\'s legacy plan opens migrated into zones; another teacher cannot open it (375 px)', async () => {
   const { teacher, course } = await teacherWithClass('plan-antiguo')
-  const [plan] = await insertRows('plans', [{ teacher_id: teacher.id, course_id: course.id, title: 'Fracciones (formato anterior)' }])
+  const [plan] = await insertRows('plans', [{ teacher_id: teacher.id, course_id: course.id, title: 'Repaso: operaciones con fracciones' }])
   const [planClass] = await selectRows('plan_classes', `plan_id=eq.${plan.id}&select=id`)
-  const response = await fetch(`${JSON.parse(process.env.CIELO_E2E_STACK).url}/rest/v1/plan_classes?id=eq.${planClass.id}`, {
-    method: 'PATCH',
-    headers: {
-      apikey: JSON.parse(process.env.CIELO_E2E_STACK).serviceRoleKey,
-      Authorization: `Bearer ${JSON.parse(process.env.CIELO_E2E_STACK).serviceRoleKey}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({
-      content_format: 'legacy',
-      legacy_content: { objetivo: 'Multiplicar fracciones.', inicio: '<p>Recordar fracciones equivalentes.</p>', cierre: 'Ticket de salida.' },
-    }),
-  })
-  assert.equal(response.status, 204, await response.text())
+  // Exactly the content of the demo's legacy plan (sql/seed/demo.sql).
+  const seed = readFileSync(new URL('../../sql/seed/demo.sql', import.meta.url), 'utf8')
+  const legacy = JSON.parse(/SET content_format = 'legacy',\s+legacy_content = '(.*?)'\n/s.exec(seed)[1].replaceAll("''", "'"))
+  await updateRows('plan_classes', `id=eq.${planClass.id}`, { content_format: 'legacy', legacy_content: legacy })
 
   await withPage(MOBILE, async ({ page, problems }) => {
     await signIn(page, teacher)
     await page.goto(`${origin(page)}/planner/create?plan=${plan.id}`)
     await page.getByTestId('legacy-notice').getByText('la pasamos a zonas').waitFor()
-    await page.getByText('Recordar fracciones equivalentes.').waitFor()
+    await page.getByText('Recordar fracciones equivalentes con una pizza dibujada en la pizarra.').waitFor()
+    await page.getByText('Revisión en plenario.').waitFor()
     const titles = await page.getByTestId('zone-title').evaluateAll((inputs) => inputs.map((input) => input.value))
-    assert.deepEqual(titles, ['Objetivo de la clase', 'Inicio', 'Cierre'])
+    assert.deepEqual(titles, ['Objetivo de la clase', 'Inicio', 'Desarrollo', 'Cierre'])
     await page.getByTestId('no-objectives').waitFor()
     await screenshot(page, 'planner-legacy-mobile')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)

@@ -1,13 +1,13 @@
 // Plan. Secuencial against the real stack: a teacher starts a unit of four classes over the
 // next free dates of her calendar, generates it with the stack's model as one progression
 // (each class titled by its phase, its zones written, the stars charged exactly, all written
-// at once), edits one class like a simple plan, and follows the unit's progress as classes
+// at once), edits class 3 like a simple plan, and follows the unit's progress as classes
 // are taught; the calendar's class opens its class of the unit; another teacher sees none of it.
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { DESKTOP, MOBILE, screenshot, signIn, useBrowser, withPage } from './browser.mjs'
-import { createUser, insertRows, selectRows, updateRows } from './stack.mjs'
+import { createUser, deleteRows, insertRows, selectRows, updateRows } from './stack.mjs'
 
 useBrowser()
 
@@ -85,21 +85,21 @@ test('a teacher plans a unit over her calendar, generates it as a progression an
     await page.getByTestId('stars-widget').getByText(`${200 - stars} de 200 Estrellas Cielo disponibles`).waitFor()
     await screenshot(page, 'sequential-unit-desktop')
 
-    // One class edited like a simple plan, with its share of the unit's OAs.
-    await page.getByTestId('unit-class').nth(1).click()
+    // Class 3 edited like a simple plan, with its share of the unit's OAs.
+    await page.getByTestId('unit-class').nth(2).click()
     await page.getByTestId('plan-editor').waitFor()
-    await page.getByTestId('unit-class-position').getByText('Clase 2 de 4 · Números enteros').waitFor()
-    assert.deepEqual(await page.getByTestId('plan-objectives').locator('strong').allInnerTexts(), ['MA07 OA 01'])
+    await page.getByTestId('unit-class-position').getByText('Clase 3 de 4 · Números enteros').waitFor()
+    assert.deepEqual(await page.getByTestId('plan-objectives').locator('strong').allInnerTexts(), ['MA07 OA 03'])
     assert.equal(await page.getByTestId('zone').count(), 5)
     const inicio = page.getByTestId('zone').filter({ has: page.locator('input[value="Inicio"]') })
     await inicio.locator('.tiptap').click()
     await page.keyboard.press('Control+End')
     await page.keyboard.type(' Recordamos la recta numérica.')
     await saved(page)
-    await page.getByTestId('plan-title').fill('Clase 2: Práctica con la recta numérica')
+    await page.getByTestId('plan-title').fill('Clase 3: Problemas con la recta numérica')
     await page.getByTestId('plan-title').press('Tab')
     await page.getByTestId('next-class').click()
-    await page.getByTestId('unit-class-position').getByText('Clase 3 de 4').waitFor()
+    await page.getByTestId('unit-class-position').getByText('Clase 4 de 4').waitFor()
     await screenshot(page, 'sequential-class-desktop')
 
     // Taught and cancelled classes show in the unit's progress; the calendar's class opens its class.
@@ -107,14 +107,14 @@ test('a teacher plans a unit over her calendar, generates it as a progression an
     await page.goto(`${origin(page)}/planner/sequential`)
     await page.getByTestId('unit-row').getByText('4 planificadas · 1 realizadas').waitFor()
     await page.getByTestId('unit-row').getByRole('link').click()
-    await page.getByTestId('unit-class').nth(1).getByText('Clase 2: Práctica con la recta numérica').waitFor()
+    await page.getByTestId('unit-class').nth(2).getByText('Clase 3: Problemas con la recta numérica').waitFor()
     const progress = await page.getByTestId('unit-progress').innerText()
     assert.match(progress, /Clases\s+4/)
     assert.match(progress, /Realizadas\s+1/)
-    await page.goto(`${origin(page)}/calendar?vista=dia&fecha=2025-05-22`)
+    await page.goto(`${origin(page)}/calendar?vista=dia&fecha=2025-05-26`)
     await page.getByTestId('calendar-class').first().click()
     await page.getByTestId('open-plan').click()
-    await page.getByTestId('unit-class-position').getByText('Clase 2 de 4').waitFor()
+    await page.getByTestId('unit-class-position').getByText('Clase 3 de 4').waitFor()
     await page.getByText('Recordamos la recta numérica.').waitFor()
     assert.deepEqual(problems, [])
   })
@@ -145,8 +145,15 @@ test('the unit at 375 px: overview and a class readable on a phone', async () =>
     await screenshot(page, 'sequential-unit-mobile')
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
     assert.equal(overflow, false, 'nothing wider than the phone')
+    // A class without zones (like the demo unit's last ones) gets the usual five in one go.
+    const [unit] = await selectRows('plans', `teacher_id=eq.${teacher.id}&kind=eq.secuencial&select=plan_classes(id,position)`)
+    const first = unit.plan_classes.find((c) => c.position === 1)
+    await deleteRows('plan_zones', `plan_class_id=eq.${first.id}`)
     await page.getByTestId('unit-class').first().click()
     await page.getByTestId('plan-editor').waitFor()
+    await page.getByTestId('no-zones').waitFor()
+    await page.getByTestId('add-standard-zones').click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="zone"]').length === 5)
     await screenshot(page, 'sequential-class-mobile')
     assert.deepEqual(problems, [])
   })

@@ -54,6 +54,11 @@ export async function updateRows(table, query, values) {
   return call(`/rest/v1/${table}?${query}`, { method: 'PATCH', body: values, headers: { Prefer: 'return=representation' } })
 }
 
+/** rest/v1 delete as service_role of the rows `query` selects. */
+export async function deleteRows(table, query) {
+  return call(`/rest/v1/${table}?${query}`, { method: 'DELETE' })
+}
+
 /** rest/v1 select as service_role. */
 export async function selectRows(table, query) {
   return call(`/rest/v1/${table}?${query}`)

@@ -1,5 +1,5 @@
 // The public trial against the real stack: a visitor without an account (an anonymous
-// sign-in) picks a level, subject and OA on /crear-planificacion, watches the stack's model
+// sign-in) picks a level, subject and OA on /planificacion-ia, watches the stack's model
 // write the plan, gets it as her draft (`?draft_session=` kept through a reload), creates her
 // account there and, after confirming the e-mail, finds the plan among her drafts. A teacher
 // with an account who tried it first gets her copy when she signs in.
@@ -31,7 +31,7 @@ async function generateAsVisitor(page, path) {
 
 test('a visitor generates a plan without an account and keeps it by signing up', async () => {
   await withPage(DESKTOP, async ({ page, problems }) => {
-    const draftId = await generateAsVisitor(page, '/crear-planificacion')
+    const draftId = await generateAsVisitor(page, '/planificacion-ia')
     assert.match(await page.getByTestId('trial-zone').first().innerText(), /MA07 OA 03/)
     assert.doesNotMatch(await page.getByTestId('trial-plan').innerText(), /\[Por completar/)
     await screenshot(page, 'trial-desktop')
@@ -62,7 +62,7 @@ test('a visitor generates a plan without an account and keeps it by signing up',
 test('a teacher who tried it before signing in finds her copy in Borradores (375 px)', async () => {
   const teacher = await createUser('prueba-antes')
   await withPage(MOBILE, async ({ page }) => {
-    await generateAsVisitor(page, '/planificacion-ia')
+    await generateAsVisitor(page, '/crear-planificacion')
     await screenshot(page, 'trial-mobile')
     await page.getByTestId('trial-keep').getByText('Ya tengo cuenta').click()
     await page.waitForURL((url) => url.pathname === '/auth')
@@ -70,7 +70,7 @@ test('a teacher who tried it before signing in finds her copy in Borradores (375
     await page.getByLabel('Correo electrónico').fill(teacher.email)
     await page.getByLabel('Contraseña').fill(teacher.password)
     await page.getByRole('button', { name: 'Iniciar sesión', exact: true }).click()
-    await page.waitForURL((url) => url.pathname === '/planificacion-ia')
+    await page.waitForURL((url) => url.pathname === '/crear-planificacion')
     await page.getByText('Tu planificación de prueba quedó en Borradores').waitFor()
     const drafts = await selectRows('drafts', `teacher_id=eq.${teacher.id}&select=title`)
     assert.deepEqual(drafts.map((d) => d.title), ['Matemática 7° Básico · MA07 OA 03'])

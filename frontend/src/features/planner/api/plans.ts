@@ -269,6 +269,16 @@ export function useZoneStructure(planClassId: string) {
     },
     onSettled: refresh,
   })
+  /** A class without zones gets the usual ones in one insert (one transaction). */
+  const addStandard = useMutation({
+    mutationFn: async (zones: ReadonlyArray<{ zoneType: ZoneType; title: string }>) => {
+      const { error } = await supabase
+        .from('plan_zones')
+        .insert(zones.map((zone, index) => ({ plan_class_id: planClassId, zone_type: zone.zoneType, title: zone.title, position: index + 1 })))
+      if (error) throw error
+    },
+    onSettled: refresh,
+  })
   const rename = useMutation({
     mutationFn: async ({ id, title }: { id: string; title: string }) => {
       const { error } = await supabase.from('plan_zones').update({ title: title.trim() }).eq('id', id)
@@ -305,7 +315,7 @@ export function useZoneStructure(planClassId: string) {
     },
     onError: (_error, _ids, restore) => restore?.(),
   })
-  return { add, rename, remove, reorder }
+  return { add, addStandard, rename, remove, reorder }
 }
 
 /** Migrates a legacy class into zones; answers the database's outcome. */

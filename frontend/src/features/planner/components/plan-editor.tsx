@@ -28,7 +28,7 @@ import { useRenameClass } from '@/features/planner/api/units'
 import { progression } from '@/features/planner/sequence'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
 import { fillPlaceholder, matchZones } from '@/features/planner/generation'
-import { addZoneProblem, byPosition, movedOrder, nextPosition, ZONE_TYPE_LABELS, zoneTitleProblem, type ZoneType } from '@/features/planner/zones'
+import { addZoneProblem, byPosition, movedOrder, nextPosition, STANDARD_ZONES, ZONE_TYPE_LABELS, zoneTitleProblem, type ZoneType } from '@/features/planner/zones'
 import { MAX_PLAN_OBJECTIVES } from './new-plan-form'
 import { ZoneCard, type ZoneHandle } from './zone-card'
 
@@ -281,6 +281,23 @@ function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
         ) : null}
       </header>
 
+      {ordered.length === 0 ? (
+        <div className="flex flex-col items-start gap-2 rounded-card border border-dashed border-line p-4 print:hidden" data-testid="no-zones">
+          <p className="text-ink">Esta clase aún no tiene zonas.</p>
+          <Button
+            variant="secondary"
+            disabled={structure.addStandard.isPending}
+            data-testid="add-standard-zones"
+            onClick={() =>
+              structure.addStandard.mutate(inUnit ? STANDARD_ZONES.slice(0, 5) : STANDARD_ZONES, {
+                onError: (error) => notify.error('No se pudieron agregar las zonas', isDatabaseError(error) ? databaseErrorMessage(error) : undefined),
+              })
+            }
+          >
+            <Plus aria-hidden="true" className="size-4" /> {inUnit ? 'Agregar objetivo, inicio, desarrollo, cierre y evaluación' : 'Agregar las zonas habituales'}
+          </Button>
+        </div>
+      ) : null}
       <div className="flex flex-col gap-3" data-testid="zones">
         {ordered.map((zone, index) => (
           <ZoneCard
