@@ -74,7 +74,7 @@ lint:
 ## test-bench: the benchmark harness's parsing, ratio and target arithmetic (no servers started).
 test-bench:
 	cd bench && python3 -m unittest discover -s cielo_bench/tests -t .
-	node --test bench/pages/report.test.mjs
+	node --test bench/pages/report.test.mjs bench/pages/planner-report.test.mjs
 
 test-rust:
 	cargo test --workspace --locked

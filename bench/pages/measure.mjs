@@ -6,19 +6,15 @@
 //   node bench/pages/measure.mjs BASE_URL ANON_KEY RESULTS_DIR   (BENCH_ROUNDS, default 7;
 //   BENCH_DEMO_EMAIL and BENCH_DEMO_PASSWORD: the demo teacher, from `cielo status -o env`)
 
-import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { cpus } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { demoSession, launchChromium, signedInContext } from './browser.mjs'
 import { markdown, summarize } from './report.mjs'
 
 const [baseUrl, anonKey, resultsDir] = process.argv.slice(2)
 if (!resultsDir) throw new Error('usage: measure.mjs BASE_URL ANON_KEY RESULTS_DIR')
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7)
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..')
-const { chromium } = createRequire(join(root, 'frontend/package.json'))('playwright-core')
 
 /** Each page and what shows that its data has arrived. */
 const PAGES = {
@@ -27,24 +23,16 @@ const PAGES = {
   '/courses': '[data-testid="course-card"]',
   '/schedule': '[data-testid="schedule-block"]',
   '/calendar': '[data-testid="calendar-class"]',
+  // The demo's plan "Potencias de base 10" open in the planner, its zones' editors drawn.
+  '/planner/create?plan=d9000000-0000-4000-8000-000000000001': '[data-testid="zone"] .tiptap',
 }
 const PEER = '/'
-
-async function demoSession() {
-  const response = await fetch(`${baseUrl}/auth/v1/token?grant_type=password`, {
-    method: 'POST',
-    headers: { apikey: anonKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: process.env.BENCH_DEMO_EMAIL, password: process.env.BENCH_DEMO_PASSWORD }),
-  })
-  if (!response.ok) throw new Error(`demo sign-in: ${response.status} ${await response.text()}`)
-  return response.json()
-}
+/** Pages whose editor loads on demand after the route (see report.mjs). */
+const ON_DEMAND = ['/planner/create?plan=d9000000-0000-4000-8000-000000000001']
 
 async function load(browser, session, path) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-CL', timezoneId: 'America/Santiago' })
+  const context = await signedInContext(browser, baseUrl, session)
   try {
-    const key = `sb-${new URL(baseUrl).hostname.split('.')[0]}-auth-token`
-    await context.addInitScript(([name, value]) => window.localStorage.setItem(name, value), [key, JSON.stringify(session)])
     // The moment the page's data is drawn, taken in the page by a MutationObserver (polling
     // from outside would add its own interval to every measure).
     await context.addInitScript((selector) => {
@@ -73,15 +61,9 @@ async function load(browser, session, path) {
   }
 }
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim()
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-})
+const browser = await launchChromium()
 try {
-  const session = { ...(await demoSession()) }
-  session.expires_at = Math.floor(Date.now() / 1000) + session.expires_in
+  const session = await demoSession(baseUrl, anonKey)
   // Warm the stack (the gateway's caches, PostgreSQL's buffers) before measuring.
   for (const path of Object.keys(PAGES)) await load(browser, session, path)
   const measured = []
@@ -91,7 +73,7 @@ try {
     measured.push(results)
     console.error(`[bench-pages] round ${round + 1}/${rounds}: ${Object.entries(results).map(([p, r]) => `${p} ${Math.round(r.ms)} ms`).join(', ')}`)
   }
-  const summary = summarize(measured, Object.keys(PAGES), PEER)
+  const summary = summarize(measured, Object.keys(PAGES), PEER, ON_DEMAND)
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
   const machine = `${cpus().length} cores`
   writeFileSync(join(resultsDir, 'pages-latest.json'), `${JSON.stringify({ when, machine, rounds, peer: PEER, summary, measured }, null, 2)}\n`)

@@ -13,9 +13,12 @@ export function median(values) {
 
 /**
  * `rounds`: [{ page: { ms, kb } }, …] with `peer` naming the reference page. Each page's
- * ratio to the peer is taken within a round, then the median over rounds.
+ * ratio to the peer is taken within a round, then the median over rounds. Pages in
+ * `onDemand` load a large part after their route (the planner's editor): their download is
+ * reported, and the route's own initial download is held to the budget by the build's
+ * bundle check instead.
  */
-export function summarize(rounds, pages, peer) {
+export function summarize(rounds, pages, peer, onDemand = []) {
   return pages.map((page) => {
     const ms = median(rounds.map((round) => round[page].ms))
     const kb = median(rounds.map((round) => round[page].kb))
@@ -26,7 +29,8 @@ export function summarize(rounds, pages, peer) {
       kb: Math.round(kb * 10) / 10,
       toLimit: Math.round((ms / LIMIT_MS) * 100) / 100,
       toPeer: Math.round(toPeer * 100) / 100,
-      pass: ms <= LIMIT_MS && kb <= BUDGET_KB,
+      onDemand: onDemand.includes(page),
+      pass: ms <= LIMIT_MS && (onDemand.includes(page) || kb <= BUDGET_KB),
     }
   })
 }
@@ -43,9 +47,17 @@ export function markdown(summary, { peer, rounds, machine, when }) {
     '| page | interactive | ÷ limit | ÷ peer | download | target met |',
     '|---|---:|---:|---:|---:|:---:|',
     ...summary.map(
-      (row) => `| \`${row.page}\` | ${row.ms} ms | ${row.toLimit.toFixed(2)}× | ${row.toPeer.toFixed(2)}× | ${row.kb.toFixed(1)} KB | ${row.page === peer ? '(peer)' : row.pass ? 'yes' : '**no**'} |`,
+      (row) =>
+        `| \`${row.page}\` | ${row.ms} ms | ${row.toLimit.toFixed(2)}× | ${row.toPeer.toFixed(2)}× | ${row.kb.toFixed(1)} KB${row.onDemand ? ' ¹' : ''} | ${row.page === peer ? '(peer)' : row.pass ? 'yes' : '**no**'} |`,
     ),
     '',
+    ...(summary.some((row) => row.onDemand)
+      ? [
+          `¹ Includes the rich-text editor, loaded on demand after the route; the route's own initial`,
+          `download is held to ${BUDGET_KB} KB by the build (\`scripts/check-bundle-size.mjs\`).`,
+          '',
+        ]
+      : []),
   ]
   return lines.join('\n')
 }

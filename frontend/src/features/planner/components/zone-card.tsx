@@ -69,6 +69,7 @@ export function ZoneCard({ zone, isFirst, isLast, onMove, onRename, onRemove, on
       className={cn('rounded-card border bg-surface p-3 shadow-card sm:p-4 print:break-inside-avoid print:border-0 print:p-0 print:shadow-none', status === 'conflict' || status === 'refused' ? 'border-bad' : 'border-line')}
       aria-labelledby={titleId}
       data-testid="zone"
+      data-zone-id={zone.id}
       data-zone-type={zone.zone_type}
       data-save-status={status}
     >
