@@ -215,3 +215,40 @@ test('the demo\'s legacy plan opens migrated into zones; another teacher cannot 
     await page.getByTestId('plan-not-found').waitFor()
   })
 })
+
+test('a refused generation leaves the zones as they were and says why; an oversized paste is refused', async () => {
+  const { teacher } = await teacherWithClass('plan-rechazo')
+  await insertRows('demo_users_2025', [{ user_id: teacher.id, total_stars: 100, demo_end_date: '2099-12-31' }])
+  await withPage(DESKTOP, async ({ page, problems }) => {
+    await signIn(page, teacher)
+    await page.goto(`${origin(page)}/planner/create`)
+    await page.getByTestId('objective-list').getByRole('checkbox').first().check()
+    await page.getByTestId('create-plan').click()
+    await page.getByTestId('plan-editor').waitFor()
+    await typeInto(page, 'Inicio', 'Mi inicio, escrito a mano.')
+    await saved(page)
+
+    // The demo ends while the page is open: the server refuses, nothing is replaced.
+    await updateRows('demo_users_2025', `user_id=eq.${teacher.id}`, { demo_end_date: '2025-01-01' })
+    await page.getByTestId('generate-plan').click()
+    await page.getByTestId('confirm-generate').click()
+    await page.getByText('Tu demo terminó: ya no puedes generar con IA.').waitFor()
+    assert.equal(await zone(page, 'Inicio').locator('.tiptap').innerText(), 'Mi inicio, escrito a mano.')
+    // And generation is now off, with the spec's words.
+    await page.getByTestId('no-stars').getByText(/no se puede generar más contenido con IA hasta que se renueve el periodo de demo/).waitFor()
+    assert.equal(await page.getByTestId('generate-plan').isDisabled(), true)
+    const [demo] = await selectRows('demo_users_2025', `user_id=eq.${teacher.id}&select=used_stars`)
+    assert.equal(demo.used_stars, 0)
+
+    // A paste longer than a zone can hold is refused before anything is sent.
+    await zone(page, 'Cierre').locator('.tiptap').click()
+    await page.evaluate(() => {
+      const data = new DataTransfer()
+      data.setData('text/plain', 'fracciones '.repeat(12_000))
+      document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    })
+    await page.getByText('El texto pegado es demasiado largo').waitFor()
+    assert.equal((await zone(page, 'Cierre').locator('.tiptap').innerText()).trim(), '')
+    assert.deepEqual(problems.filter((problem) => !/403|Forbidden/.test(problem)), [])
+  })
+})

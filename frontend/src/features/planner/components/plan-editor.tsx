@@ -179,6 +179,8 @@ function ClassZones({ plan, planClass, course, label }: ClassZonesProps) {
     } catch (error) {
       // Nothing half-written: every zone goes back to what it was.
       for (const [id, content] of before) set(id, content)
+      // A refusal for the demo's stars or dates: the widget and the button catch up at once.
+      if (error instanceof GenerationError && ['stars_exhausted', 'demo_expired'].includes(error.code)) recordStarUse(0)
       notify.error('No se generó la planificación', error instanceof GenerationError ? error.message : 'Revisa tu conexión e inténtalo de nuevo.')
     } finally {
       setGenerating(false)
