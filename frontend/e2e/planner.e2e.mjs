@@ -221,10 +221,21 @@ test('a refused generation leaves the zones as they were and says why; an oversi
   await insertRows('demo_users_2025', [{ user_id: teacher.id, total_stars: 100, demo_end_date: '2099-12-31' }])
   await withPage(DESKTOP, async ({ page, problems }) => {
     await signIn(page, teacher)
+    // A plan for a date the calendar has no class on: the class is made with it.
     await page.goto(`${origin(page)}/planner/create`)
-    await page.getByTestId('objective-list').getByRole('checkbox').first().check()
-    await page.getByTestId('create-plan').click()
+    const form = page.getByTestId('new-plan-form')
+    await form.getByLabel('Clase del calendario').selectOption({ label: 'Otra fecha…' })
+    await form.getByLabel('Fecha de la clase').fill('2025-06-08')
+    await form.getByTestId('objective-list').getByRole('checkbox').first().check()
+    await form.getByTestId('create-plan').click()
+    await form.getByText('Las clases son de lunes a sábado.').waitFor()
+    await form.getByLabel('Fecha de la clase').fill('2025-06-04')
+    await form.getByLabel('Hora').fill('09:30')
+    await form.getByTestId('create-plan').click()
     await page.getByTestId('plan-editor').waitFor()
+    await page.getByText('miércoles, 4 de junio de 2025 · 09:30').waitFor()
+    const sessions = await selectRows('class_sessions', `teacher_id=eq.${teacher.id}&session_date=eq.2025-06-04&select=start_time`)
+    assert.deepEqual(sessions, [{ start_time: '09:30:00' }])
     await typeInto(page, 'Inicio', 'Mi inicio, escrito a mano.')
     await saved(page)
 

@@ -2,7 +2,7 @@
 -- zones reordered in one statement, both as the caller under RLS.
 BEGIN;
 SET LOCAL search_path = public, tests, extensions;
-SELECT plan(12);
+SELECT plan(16);
 SELECT tests.create_cast();
 INSERT INTO courses (id, teacher_id, level_code, letter, subject_code) VALUES
   ('c0000000-0000-4000-8000-0000000000a1', tests.teacher_a(), '7B', 'A', 'matematica');
@@ -32,6 +32,7 @@ SELECT throws_ok($$SELECT create_simple_plan('c0000000-0000-4000-8000-0000000000
   '23503', NULL, 'an unknown OA refuses the whole plan');
 SELECT is((SELECT count(*)::int FROM plans), 1, 'and leaves nothing behind');
 
+
 -- Reordering: desarrollo first, then the rest as they were.
 SELECT lives_ok($$SELECT reorder_plan_zones(c.id, (SELECT array_agg(z.id ORDER BY z.zone_type <> 'desarrollo', z.position) FROM plan_zones z WHERE z.plan_class_id = c.id))
                     FROM plan_classes c WHERE c.plan_id = (SELECT plan_id FROM made)$$,
@@ -40,6 +41,17 @@ SELECT is((SELECT zone_type::text FROM plan_zones WHERE position = 1), 'desarrol
 SELECT throws_ok($$SELECT reorder_plan_zones(c.id, (SELECT array_agg(z.id) FROM (SELECT id FROM plan_zones WHERE plan_class_id = c.id LIMIT 3) z))
                     FROM plan_classes c WHERE c.plan_id = (SELECT plan_id FROM made)$$,
   '22023', NULL, 'a list without every zone of the class is refused');
+
+-- A plan for a date the calendar has no class on: the class is made with it.
+SELECT lives_ok($$SELECT create_simple_plan('c0000000-0000-4000-8000-0000000000a1', 'Un jueves', class_blocks => 2::smallint,
+                    class_date => '2025-05-22', class_start => '10:00')$$,
+  'a plan for a date makes its class');
+SELECT results_eq($$SELECT s.session_date, s.start_time, s.pedagogical_hours::int FROM plan_classes c JOIN class_sessions s ON s.id = c.class_session_id
+                    JOIN plans p ON p.id = c.plan_id WHERE p.title = 'Un jueves'$$,
+  $$VALUES ('2025-05-22'::date, '10:00'::time, 2)$$, 'on that date and hour, as long as the plan');
+SELECT throws_ok($$SELECT create_simple_plan('c0000000-0000-4000-8000-0000000000a1', 'Encima', class_date => '2025-05-22', class_start => '10:45')$$,
+  '23P01', NULL, 'a date and hour that overlap another class refuse the plan too');
+SELECT is((SELECT count(*)::int FROM plans WHERE title = 'Encima'), 0, 'and no class or plan is left');
 
 SELECT tests.as_user(tests.teacher_b());
 SELECT throws_ok($$SELECT create_simple_plan('c0000000-0000-4000-8000-0000000000a1', 'Ajeno')$$,

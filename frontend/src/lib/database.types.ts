@@ -1290,6 +1290,8 @@ export type Database = {
           objective_ids?: string[]
           class_session_id?: string
           class_blocks?: number
+          class_date?: string
+          class_start?: string
         }
         Returns: string
       }

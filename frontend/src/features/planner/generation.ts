@@ -6,6 +6,9 @@
 import type { Json } from '@/lib/database.types'
 import type { ZoneType } from '@/features/planner/zones'
 
+/** Most OAs one plan works (what generate-plan accepts). */
+export const MAX_PLAN_OBJECTIVES = 5
+
 interface KindedZone {
   id: string
   zone_type: ZoneType

@@ -1,6 +1,7 @@
 /** Planning: simple plans made of zones, edited with autosave and generated with AI. */
 export { PlanEditor } from './components/plan-editor'
-export { NewPlanForm, MAX_PLAN_OBJECTIVES, type PlanChoice } from './components/new-plan-form'
+export { NewPlanForm, type PlanChoice } from './components/new-plan-form'
+export { MAX_PLAN_OBJECTIVES } from './generation'
 export { filterObjectives, ObjectivePicker } from './components/objective-picker'
 export { plannerKeys, useClassSession, useDeletePlan, usePlans, type PlanSummary } from './api/plans'
 export * from './zones'
@@ -12,3 +13,4 @@ export { unitProgress } from './sequence'
 export { useObjectives, type Objective } from './api/plans'
 export { generatePlan, GenerationError, type GeneratedZone } from './api/generate'
 export { fillPlaceholder } from './generation'
+export { LazyNewPlanForm } from './components/lazy-forms'

@@ -4,13 +4,14 @@
  * calendar sent the teacher here.
  */
 import { ArrowLeft, BookOpen } from 'lucide-react'
+import { Suspense } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'
 import { useCourseLabels, useCourses } from '@/features/courses'
-import { NewPlanForm, PlanEditor, useClassSession } from '@/features/planner'
+import { LazyNewPlanForm, PlanEditor, useClassSession } from '@/features/planner'
 
 export default function PlannerCreateRoute() {
   const [params] = useSearchParams()
@@ -49,13 +50,15 @@ export default function PlannerCreateRoute() {
           <>
             <h1 className="mb-1 text-2xl font-bold text-ink">Nueva planificación</h1>
             <p className="mb-6 text-ink-muted">Elige el curso, la clase y los OA; luego escribe o genera cada zona de la clase.</p>
-            <NewPlanForm
-              courses={courses.data}
-              labels={labels.labels}
-              initialCourseId={session.data?.course_id ?? null}
-              initialClassId={session.data?.id ?? null}
-              onCreated={(id) => navigate(`${paths.plannerCreate}?plan=${encodeURIComponent(id)}`, { replace: true })}
-            />
+            <Suspense fallback={<Skeleton className="h-96 w-full" />}>
+              <LazyNewPlanForm
+                courses={courses.data}
+                labels={labels.labels}
+                initialCourseId={session.data?.course_id ?? null}
+                initialClassId={session.data?.id ?? null}
+                onCreated={(id) => navigate(`${paths.plannerCreate}?plan=${encodeURIComponent(id)}`, { replace: true })}
+              />
+            </Suspense>
           </>
         )}
       </main>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { deriveDemoStars, generationBlock, usageLevel } from './demo-stars'
+import { consumeStars, deriveDemoStars, generationBlock, usageLevel } from './demo-stars'
 
 const row = { user_id: 'u', total_stars: 100, used_stars: 40, demo_end_date: '2025-12-31', max_courses: 3, is_active: true }
 
@@ -24,5 +24,14 @@ describe('generationBlock', () => {
     expect(generationBlock(deriveDemoStars({ ...row, is_active: false }, '2025-06-01'))).toMatch(/Tu demo terminó/)
     expect(generationBlock(deriveDemoStars(null))).toBeNull()
     expect(generationBlock(undefined)).toBeNull()
+  })
+})
+
+describe('consumeStars', () => {
+  it('adds what a call charged, never above the total', () => {
+    expect(consumeStars(row, 12)?.used_stars).toBe(52)
+    expect(consumeStars({ ...row, used_stars: 95 }, 12)?.used_stars).toBe(100)
+    expect(consumeStars(row, -3)?.used_stars).toBe(40)
+    expect(consumeStars(null, 5)).toBeNull()
   })
 })

@@ -105,6 +105,11 @@ export function generationBlock(stars: DemoStars | undefined): string | null {
   return null
 }
 
+/** The row after `charged` stars were spent here: used stars never above the total. */
+export function consumeStars(row: DemoUserRow | null | undefined, charged: number): DemoUserRow | null | undefined {
+  return row ? { ...row, used_stars: Math.min(row.total_stars, row.used_stars + Math.max(0, charged)) } : row
+}
+
 /**
  * After an AI call: the stars it charged added to the cached row at once (capped at the total),
  * then the server's value fetched, which is the one that stays.
@@ -115,9 +120,7 @@ export function useRecordStarUse() {
   return (charged: number) => {
     if (!user) return
     const key = demoStarsKeys.detail(user.id)
-    queryClient.setQueryData<DemoUserRow | null>(key, (row) =>
-      row ? { ...row, used_stars: Math.min(row.total_stars, row.used_stars + Math.max(0, charged)) } : row,
-    )
+    queryClient.setQueryData<DemoUserRow | null | undefined>(key, (row) => consumeStars(row, charged))
     void queryClient.invalidateQueries({ queryKey: key })
   }
 }

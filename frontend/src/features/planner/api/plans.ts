@@ -203,6 +203,8 @@ export interface NewPlan {
   objectiveIds: string[]
   classSessionId: string | null
   classBlocks: number
+  classDate?: string | null
+  classStart?: string | null
 }
 
 export function useCreatePlan() {
@@ -215,6 +217,7 @@ export function useCreatePlan() {
         title: plan.title,
         objective_ids: plan.objectiveIds,
         ...(plan.classSessionId ? { class_session_id: plan.classSessionId } : {}),
+        ...(plan.classDate ? { class_date: plan.classDate, class_start: plan.classStart ?? '08:00' } : {}),
         class_blocks: plan.classBlocks,
       })
       if (error) throw error

@@ -11,9 +11,18 @@ import type { Course, CourseLabel } from '@/features/courses'
 import { databaseErrorMessage, isDatabaseError } from '@/lib/errors'
 import { chileToday, formatClassDay, formatDate } from '@/lib/dates'
 import { useCourseClasses, useCreatePlan, useObjectives } from '@/features/planner/api/plans'
+import { MAX_PLAN_OBJECTIVES } from '@/features/planner/generation'
 import { ObjectivePicker } from './objective-picker'
 
-export const MAX_PLAN_OBJECTIVES = 5
+const ON_DATE = 'otra-fecha'
+
+/** Why a date and hour cannot hold a class (the calendar's rules: Monday to Saturday, from 07:00). */
+export function classDateProblem(date: string, start: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return 'Elige la fecha de la clase.'
+  if (new Date(`${date}T12:00:00Z`).getUTCDay() === 0) return 'Las clases son de lunes a sábado.'
+  if (!/^\d{2}:\d{2}/.test(start) || start < '07:00') return 'La clase empieza a las 07:00 o después.'
+  return null
+}
 
 /** What the form gathered, for a caller that makes the plan its own way (a draft's promotion). */
 export interface PlanChoice {
@@ -22,6 +31,9 @@ export interface PlanChoice {
   objectiveIds: string[]
   classSessionId: string | null
   classBlocks: number
+  /** A date (and hour) the calendar has no class on: the class is made with the plan. */
+  classDate?: string | null
+  classStart?: string | null
 }
 
 export interface NewPlanFormProps {
@@ -43,19 +55,23 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
   const create = useCreatePlan()
   const today = chileToday()
   const [classId, setClassId] = useState<string | null>(initialClassId)
+  const [onDate, setOnDate] = useState(false)
+  const [date, setDate] = useState('')
+  const [start, setStart] = useState('08:00')
   const [title, setTitle] = useState('')
   const [blocks, setBlocks] = useState<number | null>(null)
   const [chosen, setChosen] = useState<string[]>([])
   const [problems, setProblems] = useState<Record<string, string>>({})
   const [saveError, setSaveError] = useState<string | null>(null)
   const [making, setMaking] = useState(false)
-  const ids = { course: useId(), class: useId(), title: useId(), blocks: useId() }
+  const ids = { course: useId(), class: useId(), title: useId(), blocks: useId(), date: useId(), start: useId() }
 
   const open = (classes.data ?? []).filter((c) => !c.planned || c.id === classId)
   const chosenClass = (classes.data ?? []).find((c) => c.id === classId)
   const effectiveBlocks = blocks ?? chosenClass?.pedagogical_hours ?? 2
   const label = course ? labels.get(course.id) : undefined
-  const defaultTitle = chosenClass ? `${label?.subject ?? 'Clase'} · ${formatDate(chosenClass.session_date)}` : `${label?.subject ?? 'Clase'} · nueva clase`
+  const day = chosenClass?.session_date ?? (onDate && date ? date : null)
+  const defaultTitle = day ? `${label?.subject ?? 'Clase'} · ${formatDate(day)}` : `${label?.subject ?? 'Clase'} · nueva clase`
 
   function toggle(id: string) {
     setChosen((current) => (current.includes(id) ? current.filter((x) => x !== id) : current.length >= MAX_PLAN_OBJECTIVES ? current : [...current, id]))
@@ -68,10 +84,21 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
     const finalTitle = (title.trim() || defaultTitle).trim()
     if (finalTitle.length > 200) found.title = 'El título puede tener hasta 200 caracteres.'
     if (chosen.length === 0) found.objectives = 'Elige al menos un OA.'
+    if (onDate) {
+      const problem = classDateProblem(date, start)
+      if (problem) found.date = problem
+    }
     setProblems(found)
     setSaveError(null)
     if (Object.keys(found).length > 0) return
-    const choice = { courseId, title: finalTitle, objectiveIds: chosen, classSessionId: classId, classBlocks: effectiveBlocks }
+    const choice = {
+      courseId,
+      title: finalTitle,
+      objectiveIds: chosen,
+      classSessionId: onDate ? null : classId,
+      classBlocks: effectiveBlocks,
+      ...(onDate ? { classDate: date, classStart: start } : {}),
+    }
     const refused = (error: unknown) => setSaveError(isDatabaseError(error) ? databaseErrorMessage(error) : 'No se pudo crear la planificación.')
     if (make) {
       setMaking(true)
@@ -106,8 +133,18 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
           </select>
         </Field>
         <Field id={ids.class} label="Clase del calendario">
-          <select id={ids.class} className={fieldClass} value={classId ?? ''} disabled={!courseId} onChange={(event) => setClassId(event.target.value || null)}>
+          <select
+            id={ids.class}
+            className={fieldClass}
+            value={onDate ? ON_DATE : (classId ?? '')}
+            disabled={!courseId}
+            onChange={(event) => {
+              setOnDate(event.target.value === ON_DATE)
+              setClassId(event.target.value && event.target.value !== ON_DATE ? event.target.value : null)
+            }}
+          >
             <option value="">Sin clase del calendario</option>
+            {make ? null : <option value={ON_DATE}>Otra fecha…</option>}
             {open.map((option) => (
               <option key={option.id} value={option.id}>
                 {formatClassDay(option.session_date)} · {option.start_time.slice(0, 5)}
@@ -116,6 +153,16 @@ export function NewPlanForm({ courses, labels, initialCourseId, initialClassId, 
             ))}
           </select>
         </Field>
+        {onDate ? (
+          <div className="grid grid-cols-[1fr_8rem] gap-2 sm:col-span-2" data-testid="plan-date">
+            <Field id={ids.date} label="Fecha de la clase" problem={problems.date}>
+              <input id={ids.date} type="date" className={fieldClass} value={date} min="2025-01-01" max="2025-12-31" onChange={(event) => setDate(event.target.value)} />
+            </Field>
+            <Field id={ids.start} label="Hora">
+              <input id={ids.start} type="time" className={fieldClass} value={start} min="07:00" step={300} onChange={(event) => setStart(event.target.value)} />
+            </Field>
+          </div>
+        ) : null}
         {make ? null : (
           <Field id={ids.title} label="Título" problem={problems.title}>
             <input id={ids.title} className={fieldClass} value={title} maxLength={200} placeholder={defaultTitle} onChange={(event) => setTitle(event.target.value)} />

@@ -27,9 +27,8 @@ import { useMigrateLegacy, usePlan, usePlanZones, useRenamePlan, useZoneStructur
 import { useRenameClass } from '@/features/planner/api/units'
 import { progression } from '@/features/planner/sequence'
 import { migrationNotice, needsMigration } from '@/features/planner/legacy'
-import { fillPlaceholder, matchZones } from '@/features/planner/generation'
+import { fillPlaceholder, matchZones, MAX_PLAN_OBJECTIVES } from '@/features/planner/generation'
 import { addZoneProblem, byPosition, movedOrder, nextPosition, STANDARD_ZONES, ZONE_TYPE_LABELS, zoneTitleProblem, type ZoneType } from '@/features/planner/zones'
-import { MAX_PLAN_OBJECTIVES } from './new-plan-form'
 import { ZoneCard, type ZoneHandle } from './zone-card'
 
 // Loaded when first opened.
