@@ -188,7 +188,7 @@ variables! {
         ENABLE_EMAIL_AUTOCONFIRM | GOTRUE_MAILER_AUTOCONFIRM: "`false`",
             "Sign-ups get a session at once instead of a confirmation mail.";
         ENABLE_ANONYMOUS_USERS | GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: "`false`",
-            "Anonymous sign-in (`signInAnonymously`).";
+            "Anonymous sign-in (`signInAnonymously`). The app's public trial (`/crear-planificacion`, `/planificacion-ia`) needs it: visitors plan without an account, within the AI limits for visitors ([ai.md](ai.md)).";
         ENABLE_PHONE_SIGNUP | GOTRUE_EXTERNAL_PHONE_ENABLED: "`false`",
             "Phone + password accounts.";
         ENABLE_PHONE_AUTOCONFIRM | GOTRUE_SMS_AUTOCONFIRM: "`false`",
