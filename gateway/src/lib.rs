@@ -12,6 +12,7 @@ pub mod health;
 pub mod identity;
 pub mod mail;
 pub mod model_command;
+pub mod realtime_v1;
 pub mod rest_v1;
 pub mod startup;
 pub mod state;

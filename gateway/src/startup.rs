@@ -27,8 +27,8 @@ use crate::identity::{KeyError, ProjectKeys};
 use crate::rest_v1::schema_cache::reload::{LoadError, SchemaCacheState};
 use crate::state::AppState;
 use crate::{
-    auth_v1, dev, edge, functions_v1, generation, health, rest_v1, storage_v1, telemetry,
-    web as webapp,
+    auth_v1, dev, edge, functions_v1, generation, health, realtime_v1, rest_v1, storage_v1,
+    telemetry, web as webapp,
 };
 
 /// Anything that keeps the stack from starting, with a message meant for the operator.
@@ -157,6 +157,10 @@ impl Application {
             port,
             natives,
         ));
+        let realtime = web::Data::new(realtime_v1::RealtimeState {
+            hub: realtime::Hub::new(),
+            tokens: Arc::new(realtime_v1::GatewayTokens::new(keys.clone())),
+        });
         let state = web::Data::new(AppState {
             settings,
             keys,
@@ -172,6 +176,7 @@ impl Application {
                 api_pool::worker_pool(authenticator_config.clone(), per_worker, pool_timeout);
             let app = App::new()
                 .app_data(state.clone())
+                .app_data(realtime.clone())
                 .app_data(functions_host.clone());
             let app = match api_pool {
                 Ok(pool) => app
@@ -197,6 +202,7 @@ impl Application {
                 .route("/config.json", web::get().to(webapp::runtime_config))
                 .configure(auth_v1::routes)
                 .configure(rest_v1::routes)
+                .configure(realtime_v1::routes)
                 .configure(storage_v1::routes)
                 .configure(functions_v1::routes)
                 .configure(dev::inbox::routes)

@@ -1,13 +1,22 @@
-//! The wire protocol of realtime/v1: Phoenix channel messages over a websocket.
-//!
-//! realtime-js (vsn `2.0.0`, its default) sends text frames as JSON arrays
-//! `[join_ref, ref, topic, event, payload]`; with vsn `1.0.0` a frame is a JSON object
-//! `{"join_ref","ref","topic","event","payload"}`. The server answers in the encoding the
-//! client asked for when it connected. Binary broadcast frames are handled separately.
+//! realtime/v1: Supabase Realtime's channels over a websocket, as the unchanged realtime-js
+//! expects them. [`protocol`] and [`binary`] are the wire (Phoenix messages in their two JSON
+//! encodings, vsn 2.0.0's binary broadcast frames); [`connection`] runs one socket's channels
+//! (joins with their tokens and limits, broadcast, presence, token expiry); [`hub`] holds this
+//! process's topics and delivers to their members; [`presence`] is one topic's presence. The
+//! websocket itself and the HTTP broadcast endpoint are the gateway's (`realtime_v1`).
 
+pub mod binary;
+pub mod connection;
+pub mod hub;
+pub mod presence;
 pub mod protocol;
 
+pub use connection::{Authorizer, Claims, Connection, Frame, Limits, Outgoing, TokenRefusal};
+pub use hub::{Delivery, Hub};
 pub use protocol::{Message, ProtocolError, Vsn};
 
 /// Interval at which realtime-js sends `heartbeat` on topic `phoenix`.
 pub const CLIENT_HEARTBEAT_INTERVAL_SECS: u64 = 25;
+
+/// A socket from which nothing arrives for this long is closed (Phoenix's default).
+pub const IDLE_TIMEOUT_SECS: u64 = 60;

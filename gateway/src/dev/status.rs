@@ -10,6 +10,8 @@ use crate::identity::ProjectKeys;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusInfo {
     pub api_url: String,
+    /// realtime/v1's websocket (what supabase-js derives from the API URL).
+    pub realtime_url: String,
     pub web_url: String,
     pub db_url: String,
     pub inbox_url: Option<String>,
@@ -35,6 +37,12 @@ impl StatusInfo {
     pub fn new(settings: &Settings, keys: &ProjectKeys) -> Self {
         let api_url = settings.api_url();
         Self {
+            realtime_url: format!(
+                "{}/realtime/v1",
+                api_url
+                    .replacen("https://", "wss://", 1)
+                    .replacen("http://", "ws://", 1)
+            ),
             web_url: api_url.clone(),
             inbox_url: settings
                 .dev_inbox_enabled()
@@ -53,6 +61,7 @@ impl StatusInfo {
     fn rows(&self) -> Vec<(&'static str, &'static str, String)> {
         let mut rows = vec![
             ("API URL", "API_URL", self.api_url.clone()),
+            ("Realtime URL", "REALTIME_URL", self.realtime_url.clone()),
             ("Web URL", "WEB_URL", self.web_url.clone()),
             ("DB URL", "DB_URL", self.db_url.clone()),
             (
@@ -146,6 +155,7 @@ mod tests {
             "          DB URL: postgresql://postgres:postgres@127.0.0.1:54322/postgres\n"
         ));
         assert!(text.contains("       Inbox URL: http://localhost:54321/inbox\n"));
+        assert!(text.contains("    Realtime URL: ws://localhost:54321/realtime/v1\n"));
         assert!(text.contains("service_role key: eyJ"));
         assert!(text.contains("      JWT secret: super-secret-jwt-token"));
     }
@@ -156,7 +166,7 @@ mod tests {
         assert!(text.contains("API_URL=\"http://localhost:54321\"\n"));
         assert!(text.contains("ANON_KEY=\"eyJ"));
         assert!(text.contains("PUBLISHABLE_KEY=\"sb_publishable_"));
-        assert_eq!(text.lines().count(), 9);
+        assert_eq!(text.lines().count(), 10);
         assert!(
             text.lines()
                 .all(|line| line.contains("=\"") && line.ends_with('"'))
@@ -183,7 +193,7 @@ mod tests {
         let env = info.render(OutputFormat::Env);
         assert!(env.contains("DEMO_TEACHER_EMAIL=\"docente.demo@cielo.test\"\n"));
         assert!(env.contains("DEMO_PASSWORD=\"cielo-demo-2025\"\n"));
-        assert_eq!(env.lines().count(), 13);
+        assert_eq!(env.lines().count(), 14);
         assert!(!sample().render(OutputFormat::Pretty).contains("Demo"));
     }
 }

@@ -194,6 +194,7 @@ async fn embedded_stack_starts_keeps_data_and_stops_cleanly() {
     let (mut gateway, banner) = stack.start();
     for label in [
         "API URL",
+        "Realtime URL",
         "Web URL",
         "DB URL",
         "Inbox URL",

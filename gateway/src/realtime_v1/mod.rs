@@ -1,0 +1,36 @@
+//! realtime/v1: Supabase Realtime's websocket (`/realtime/v1/websocket`) and its HTTP
+//! broadcast (`/realtime/v1/api/broadcast`). The channels' rules are the `realtime` crate's;
+//! here are the transport (the upgrade with its `apikey` checked first, frames in and out,
+//! the idle timeout), the one [`realtime::Hub`] of the process, and tokens checked by the
+//! gateway's keys ([`tokens`]).
+
+mod broadcast_api;
+mod socket;
+mod tokens;
+
+use std::sync::Arc;
+
+use actix_web::web;
+use realtime::Hub;
+
+pub use tokens::GatewayTokens;
+
+/// What every worker shares: the topics of this process and the token checker.
+#[derive(Debug, Clone)]
+pub struct RealtimeState {
+    pub hub: Arc<Hub>,
+    pub tokens: Arc<GatewayTokens>,
+}
+
+pub fn routes(config: &mut web::ServiceConfig) {
+    config.service(
+        web::scope("/realtime/v1")
+            .route("/websocket", web::get().to(socket::upgrade))
+            .route("/api/broadcast", web::post().to(broadcast_api::batch))
+            .route(
+                "/api/broadcast/{topic}/events/{event}",
+                web::post().to(broadcast_api::single),
+            )
+            .default_service(web::to(crate::web::no_route_handler)),
+    );
+}

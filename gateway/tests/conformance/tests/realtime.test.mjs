@@ -1,0 +1,192 @@
+// supabase-js `channel()` against realtime/v1 (the unchanged realtime-js, vsn 2.0.0 over
+// Node's WebSocket): connecting with the key, joining, broadcast between clients (`self`,
+// `ack`, the HTTP endpoints), presence (state, joins, leaves when a client goes), the
+// token's expiry closing the channel, and a raw vsn 1.0.0 socket (the key checked before the
+// upgrade, heartbeats, join refusals worded as Supabase's).
+
+import { after, before, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { get as httpGet } from 'node:http'
+import { createClient } from '@supabase/supabase-js'
+import { spawnFixtureGateway } from '../harness.mjs'
+import { ANA, BETO, signJwt, userToken } from '../support.mjs'
+
+const options = { auth: { persistSession: false, autoRefreshToken: false } }
+let gateway
+const clients = []
+
+before(async () => {
+  gateway = await spawnFixtureGateway()
+})
+
+after(async () => {
+  for (const client of clients) await client.removeAllChannels()
+  await gateway?.stop()
+})
+
+function client(accessToken) {
+  const made = createClient(gateway.url, gateway.anonKey, {
+    ...options,
+    ...(accessToken ? { accessToken: async () => accessToken } : {}),
+  })
+  clients.push(made)
+  return made
+}
+
+/** Subscribes and waits for SUBSCRIBED (or the first other status, returned). */
+function subscribe(channel) {
+  return new Promise((resolve) => {
+    channel.subscribe((status, error) => {
+      if (status === 'SUBSCRIBED') resolve({ status })
+      else resolve({ status, error })
+    })
+  })
+}
+
+function nextEvent(channel, type, filter) {
+  return new Promise((resolve) => channel.on(type, filter, (payload) => resolve(payload)))
+}
+
+const wait = (ms) => new Promise((done) => setTimeout(done, ms))
+
+test('two clients broadcast to each other; self and ack as configured', async () => {
+  const ana = client(userToken(gateway, ANA, 'ana@colegio.cl')).channel('sala', { config: { broadcast: { self: true, ack: true } } })
+  const beto = client(userToken(gateway, BETO, 'beto@colegio.cl')).channel('sala')
+  const anaGets = nextEvent(ana, 'broadcast', { event: 'hola' })
+  const betoGets = nextEvent(beto, 'broadcast', { event: 'hola' })
+  assert.equal((await subscribe(ana)).status, 'SUBSCRIBED')
+  assert.equal((await subscribe(beto)).status, 'SUBSCRIBED')
+  assert.equal(await ana.send({ type: 'broadcast', event: 'hola', payload: { texto: '¡Buenos días!' } }), 'ok')
+  assert.deepEqual(await betoGets, { type: 'broadcast', event: 'hola', payload: { texto: '¡Buenos días!' } })
+  assert.deepEqual((await anaGets).payload, { texto: '¡Buenos días!' }, 'self: true')
+
+  // Without self the sender does not hear itself.
+  let heard = false
+  beto.on('broadcast', { event: 'eco' }, () => {
+    heard = true
+  })
+  const anaHearsEco = nextEvent(ana, 'broadcast', { event: 'eco' })
+  assert.equal(await beto.send({ type: 'broadcast', event: 'eco', payload: { n: 1 } }), 'ok')
+  assert.deepEqual((await anaHearsEco).payload, { n: 1 })
+  await wait(200)
+  assert.equal(heard, false)
+})
+
+test('the HTTP broadcast endpoint reaches subscribers; bad batches are refused', async () => {
+  const listener = client().channel('avisos')
+  const got = nextEvent(listener, 'broadcast', { event: 'aviso' })
+  await subscribe(listener)
+  const response = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, {
+    method: 'POST',
+    headers: { apikey: gateway.anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ messages: [{ topic: 'avisos', event: 'aviso', payload: { texto: 'Reunión a las 16:00' } }] }),
+  })
+  assert.equal(response.status, 202)
+  assert.equal(await response.text(), '')
+  assert.deepEqual((await got).payload, { texto: 'Reunión a las 16:00' })
+
+  const bad = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, {
+    method: 'POST',
+    headers: { apikey: gateway.anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ messages: [{ topic: 'avisos' }, { topic: 'a', event: 'b', payload: {} }] }),
+  })
+  assert.equal(bad.status, 422)
+  assert.deepEqual(await bad.json(), { errors: { messages: [{ event: ["can't be blank"], payload: ["can't be blank"] }, {}] } })
+
+  const noKey = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, { method: 'POST', body: '{}' })
+  assert.equal(noKey.status, 401)
+
+  // httpSend: one event over HTTP, as realtime-js sends it when asked.
+  const viaHttp = nextEvent(listener, 'broadcast', { event: 'directo' })
+  const sender = client().channel('avisos')
+  assert.deepEqual(await sender.httpSend('directo', { n: 2 }), { success: true })
+  assert.deepEqual((await viaHttp).payload, { n: 2 })
+})
+
+test('presence: the state after joining, joins and leaves when a client goes', async () => {
+  // realtime-js takes presence listeners before subscribe() only: collect what arrives.
+  const anaEvents = []
+  const ana = client(userToken(gateway, ANA, 'ana@colegio.cl')).channel('profes', { config: { presence: { key: 'ana' } } })
+  ana.on('presence', { event: 'sync' }, () => anaEvents.push({ event: 'sync' }))
+  ana.on('presence', { event: 'join' }, (change) => anaEvents.push({ event: 'join', ...change }))
+  ana.on('presence', { event: 'leave' }, (change) => anaEvents.push({ event: 'leave', ...change }))
+  const until = async (check) => {
+    for (let i = 0; i < 200 && !check(); i += 1) await wait(25)
+    assert.ok(check(), JSON.stringify(anaEvents))
+  }
+  await subscribe(ana)
+  assert.equal(await ana.track({ nombre: 'Ana' }), 'ok')
+  await until(() => anaEvents.some((e) => e.event === 'join' && e.key === 'ana'))
+
+  const betoClient = client(userToken(gateway, BETO, 'beto@colegio.cl'))
+  const beto = betoClient.channel('profes', { config: { presence: { key: 'beto' } } })
+  let betoState = {}
+  beto.on('presence', { event: 'sync' }, () => {
+    betoState = beto.presenceState()
+  })
+  await subscribe(beto)
+  for (let i = 0; i < 200 && !betoState.ana; i += 1) await wait(25)
+  assert.equal(betoState.ana?.[0].nombre, 'Ana', 'the state arrives after the join')
+  assert.ok(betoState.ana[0].presence_ref)
+  await beto.track({ nombre: 'Beto' })
+  await until(() => anaEvents.some((e) => e.event === 'join' && e.key === 'beto' && e.newPresences[0].nombre === 'Beto'))
+
+  // Beto's client goes away: Ana sees him leave.
+  await betoClient.removeAllChannels()
+  await until(() => anaEvents.some((e) => e.event === 'leave' && e.key === 'beto'))
+  assert.deepEqual(Object.keys(ana.presenceState()), ['ana'])
+})
+
+test('a token that expires closes the channel with a system message', async () => {
+  const soon = signJwt({ role: 'authenticated', sub: ANA, exp: Math.floor(Date.now() / 1000) + 2 })
+  const supabase = client()
+  await supabase.realtime.setAuth(soon)
+  const channel = supabase.channel('breve')
+  const system = new Promise((resolve) => channel.on('system', {}, (payload) => payload.status === 'error' && resolve(payload)))
+  await subscribe(channel)
+  const message = await system
+  assert.equal(message.channel, 'breve')
+  assert.match(message.message, /^Token has expired \d+ seconds ago$/)
+})
+
+test('a raw socket: the key is checked before the upgrade, vsn 1.0.0 frames are objects', async () => {
+  // An upgrade with a wrong key or an expired token is answered 401 instead of the 101.
+  const upgradeStatus = (key) =>
+    new Promise((resolve, reject) => {
+      const request = httpGet(`${gateway.url}/realtime/v1/websocket?apikey=${key}&vsn=2.0.0`, {
+        headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+      })
+      request.on('response', (response) => resolve(response.statusCode))
+      request.on('upgrade', () => resolve(101))
+      request.on('error', reject)
+    })
+  assert.equal(await upgradeStatus('nope'), 401)
+  assert.equal(await upgradeStatus(signJwt({ role: 'anon', exp: Math.floor(Date.now() / 1000) - 5 })), 401)
+
+  const url = `${gateway.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${gateway.anonKey}&vsn=1.0.0`
+  const socket = new WebSocket(url)
+  const frames = []
+  const got = (count) =>
+    new Promise((resolve) => {
+      const check = () => (frames.length >= count ? resolve(frames.slice(0, count)) : setTimeout(check, 20))
+      check()
+    })
+  socket.onmessage = (event) => frames.push(JSON.parse(event.data))
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve
+    socket.onerror = reject
+  })
+  socket.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '1', join_ref: null }))
+  socket.send(JSON.stringify({ topic: 'realtime:', event: 'phx_join', payload: {}, ref: '2', join_ref: '2' }))
+  socket.send(JSON.stringify({ topic: 'otro', event: 'broadcast', payload: {}, ref: '3', join_ref: null }))
+  const expired = signJwt({ role: 'authenticated', sub: ANA, exp: Math.floor(Date.now() / 1000) - 100 })
+  socket.send(JSON.stringify({ topic: 'realtime:sala', event: 'phx_join', payload: { config: {}, access_token: expired }, ref: '4', join_ref: '4' }))
+  socket.send(JSON.stringify({ topic: 'realtime:sala', event: 'phx_join', payload: { config: {}, access_token: 'no-es-un-jwt' }, ref: '5', join_ref: '5' }))
+  const [heartbeat, join, unmatched, refusedExpired, refusedMalformed] = await got(5)
+  assert.deepEqual(heartbeat, { topic: 'phoenix', event: 'phx_reply', payload: { status: 'ok', response: {} }, ref: '1', join_ref: null })
+  assert.deepEqual(join.payload, { status: 'error', response: { reason: 'TopicNameRequired: You must provide a topic name' } })
+  assert.deepEqual(unmatched.payload, { status: 'error', response: { reason: 'unmatched topic' } })
+  assert.match(refusedExpired.payload.response.reason, /^InvalidJWTToken: Token has expired \d+ seconds ago$/)
+  assert.equal(refusedMalformed.payload.response.reason, 'MalformedJWT: The token provided is not a valid JWT')
+  socket.close()
+})

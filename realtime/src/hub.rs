@@ -1,0 +1,271 @@
+//! The topics of one gateway process: which channels (members) are joined to each topic,
+//! delivering broadcasts to them, and each topic's presence. A member is one joined channel
+//! of one socket; what it is sent goes into its socket's queue as a [`Delivery`], which the
+//! socket encodes in its own serializer version.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::binary::BroadcastPayload;
+use crate::presence::{MemberId, Presence};
+use crate::protocol::Message;
+
+/// What a socket is sent from outside its own request/reply flow.
+#[derive(Debug, Clone)]
+pub enum Delivery {
+    /// A message for one of its channels (presence, system).
+    Message(Message),
+    /// A broadcast on `topic` (the full topic, `realtime:<name>`).
+    Broadcast {
+        topic: Arc<str>,
+        event: Arc<str>,
+        payload: Arc<BroadcastPayload>,
+    },
+}
+
+struct Member {
+    queue: UnboundedSender<Delivery>,
+    join_ref: String,
+    /// Whether the channel asked for presence (its `presence_state` and diffs).
+    presence: bool,
+}
+
+#[derive(Default)]
+struct Topic {
+    members: HashMap<MemberId, Member>,
+    presence: Presence,
+}
+
+#[derive(Default)]
+struct Topics {
+    by_name: HashMap<String, Topic>,
+    next_member: MemberId,
+}
+
+impl std::fmt::Debug for Hub {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Hub")
+            .field("topics", &self.lock().by_name.len())
+            .finish()
+    }
+}
+
+/// Every topic of this process.
+#[derive(Default)]
+pub struct Hub {
+    topics: Mutex<Topics>,
+}
+
+impl Hub {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Topics> {
+        // A panic while holding the lock leaves plain data behind; keep serving it.
+        self.topics
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Adds a channel to `topic`; returns its member id.
+    pub fn join(
+        &self,
+        topic: &str,
+        queue: UnboundedSender<Delivery>,
+        join_ref: &str,
+        presence: bool,
+    ) -> MemberId {
+        let mut topics = self.lock();
+        topics.next_member += 1;
+        let id = topics.next_member;
+        topics
+            .by_name
+            .entry(topic.to_owned())
+            .or_default()
+            .members
+            .insert(
+                id,
+                Member {
+                    queue,
+                    join_ref: join_ref.to_owned(),
+                    presence,
+                },
+            );
+        id
+    }
+
+    /// Removes a channel: what it tracked leaves the topic's presence.
+    pub fn leave(&self, topic: &str, member: MemberId) {
+        let mut topics = self.lock();
+        let Some(state) = topics.by_name.get_mut(topic) else {
+            return;
+        };
+        state.members.remove(&member);
+        let diff = state.presence.untrack(member);
+        if !diff.is_empty() {
+            announce(topic, state, &diff.to_json());
+        }
+        if state.members.is_empty() && state.presence.is_empty() {
+            topics.by_name.remove(topic);
+        }
+    }
+
+    /// Delivers a broadcast to the topic's members; the sender too only when `to_sender`.
+    /// Answers how many members it reached.
+    pub fn broadcast(
+        &self,
+        topic: &str,
+        from: Option<MemberId>,
+        to_sender: bool,
+        event: &str,
+        payload: BroadcastPayload,
+    ) -> usize {
+        let topics = self.lock();
+        let Some(state) = topics.by_name.get(topic) else {
+            return 0;
+        };
+        let delivery = Delivery::Broadcast {
+            topic: topic.into(),
+            event: event.into(),
+            payload: Arc::new(payload),
+        };
+        state
+            .members
+            .iter()
+            .filter(|(id, _)| to_sender || Some(**id) != from)
+            .filter(|(_, member)| member.queue.send(delivery.clone()).is_ok())
+            .count()
+    }
+
+    /// The topic's presence for a member that just joined (or started tracking).
+    pub fn presence_state(&self, topic: &str) -> Value {
+        self.lock()
+            .by_name
+            .get(topic)
+            .map_or_else(|| json!({}), |state| state.presence.state())
+    }
+
+    /// Marks the member as taking part in presence (a track without `presence.enabled`).
+    pub fn enable_presence(&self, topic: &str, member: MemberId) {
+        if let Some(entry) = self
+            .lock()
+            .by_name
+            .get_mut(topic)
+            .and_then(|state| state.members.get_mut(&member))
+        {
+            entry.presence = true;
+        }
+    }
+
+    pub fn track(&self, topic: &str, member: MemberId, key: &str, payload: Map<String, Value>) {
+        let mut topics = self.lock();
+        let Some(state) = topics.by_name.get_mut(topic) else {
+            return;
+        };
+        let diff = state.presence.track(member, key, payload);
+        if !diff.is_empty() {
+            announce(topic, state, &diff.to_json());
+        }
+    }
+
+    pub fn untrack(&self, topic: &str, member: MemberId) {
+        let mut topics = self.lock();
+        let Some(state) = topics.by_name.get_mut(topic) else {
+            return;
+        };
+        let diff = state.presence.untrack(member);
+        if !diff.is_empty() {
+            announce(topic, state, &diff.to_json());
+        }
+    }
+}
+
+/// Sends a `presence_diff` to the topic's members that take part in presence.
+fn announce(topic: &str, state: &Topic, diff: &Value) {
+    for member in state.members.values().filter(|member| member.presence) {
+        let _ = member.queue.send(Delivery::Message(Message {
+            join_ref: Some(member.join_ref.clone()),
+            msg_ref: None,
+            topic: topic.to_owned(),
+            event: "presence_diff".into(),
+            payload: diff.clone(),
+        }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::sync::mpsc::unbounded_channel;
+
+    #[test]
+    fn a_broadcast_reaches_the_others_and_the_sender_only_when_asked() {
+        let hub = Hub::new();
+        let (a_tx, mut a_rx) = unbounded_channel();
+        let (b_tx, mut b_rx) = unbounded_channel();
+        let a = hub.join("realtime:room", a_tx, "1", false);
+        hub.join("realtime:room", b_tx, "1", false);
+        assert_eq!(
+            hub.broadcast(
+                "realtime:room",
+                Some(a),
+                false,
+                "e",
+                BroadcastPayload::Json(json!({}))
+            ),
+            1
+        );
+        assert!(a_rx.try_recv().is_err());
+        assert!(matches!(b_rx.try_recv(), Ok(Delivery::Broadcast { .. })));
+        assert_eq!(
+            hub.broadcast(
+                "realtime:room",
+                Some(a),
+                true,
+                "e",
+                BroadcastPayload::Json(json!({}))
+            ),
+            2
+        );
+        assert_eq!(
+            hub.broadcast(
+                "realtime:other",
+                None,
+                true,
+                "e",
+                BroadcastPayload::Json(json!({}))
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn presence_diffs_go_to_presence_members_and_a_leave_untracks() {
+        let hub = Hub::new();
+        let (a_tx, mut a_rx) = unbounded_channel();
+        let (b_tx, mut b_rx) = unbounded_channel();
+        let (c_tx, mut c_rx) = unbounded_channel();
+        let a = hub.join("realtime:room", a_tx, "1", true);
+        hub.join("realtime:room", b_tx, "4", true);
+        hub.join("realtime:room", c_tx, "1", false);
+        hub.track("realtime:room", a, "ana", Map::new());
+        let Ok(Delivery::Message(diff)) = b_rx.try_recv() else {
+            panic!("b gets the diff")
+        };
+        assert_eq!(diff.event, "presence_diff");
+        assert_eq!(diff.join_ref.as_deref(), Some("4"));
+        assert!(a_rx.try_recv().is_ok(), "the tracker gets its own diff");
+        assert!(c_rx.try_recv().is_err(), "no presence, no diff");
+        hub.leave("realtime:room", a);
+        let Ok(Delivery::Message(diff)) = b_rx.try_recv() else {
+            panic!("b sees the leave")
+        };
+        assert!(diff.payload["leaves"]["ana"].is_object());
+        assert_eq!(hub.presence_state("realtime:room"), json!({}));
+    }
+}
