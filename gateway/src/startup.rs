@@ -161,6 +161,11 @@ impl Application {
             hub: realtime::Hub::new(),
             tokens: Arc::new(realtime_v1::GatewayTokens::new(keys.clone())),
         });
+        realtime_v1::database::start(
+            realtime.hub.clone(),
+            db.owner_config.clone(),
+            db.owner.clone(),
+        );
         let state = web::Data::new(AppState {
             settings,
             keys,

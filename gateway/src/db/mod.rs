@@ -16,6 +16,7 @@ pub mod api_pool;
 pub mod batches;
 pub mod embedded;
 pub mod migrate;
+pub mod notifications;
 pub mod seed;
 pub mod wire;
 

@@ -1,10 +1,11 @@
 //! realtime/v1: Supabase Realtime's websocket (`/realtime/v1/websocket`) and its HTTP
 //! broadcast (`/realtime/v1/api/broadcast`). The channels' rules are the `realtime` crate's;
 //! here are the transport (the upgrade with its `apikey` checked first, frames in and out,
-//! the idle timeout), the one [`realtime::Hub`] of the process, and tokens checked by the
-//! gateway's keys ([`tokens`]).
+//! the idle timeout), the one [`realtime::Hub`] of the process, broadcasts from the database
+//! ([`database`]), and tokens checked by the gateway's keys ([`tokens`]).
 
 mod broadcast_api;
+pub mod database;
 mod socket;
 mod tokens;
 

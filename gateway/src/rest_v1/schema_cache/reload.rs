@@ -13,13 +13,12 @@ use std::time::Duration;
 
 use arc_swap::ArcSwap;
 use deadpool_postgres::Pool;
-use futures_util::StreamExt;
 use tokio::sync::{Notify, watch};
-use tokio_postgres::AsyncMessage;
 
 use super::SchemaCache;
 use super::introspect;
 use crate::config::RestSettings;
+use crate::db::notifications::{Event, listen_forever};
 
 /// Notification channel, as PostgREST's default `db-channel`.
 pub const CHANNEL: &str = "pgrst";
@@ -142,61 +141,18 @@ async fn listen(
     subscribed_tx: tokio::sync::oneshot::Sender<()>,
 ) {
     let mut subscribed_tx = Some(subscribed_tx);
-    let mut backoff = Duration::from_secs(1);
-    let mut reconnecting = false;
-    loop {
-        match config.connect(tokio_postgres::NoTls).await {
-            Ok((client, mut connection)) => {
-                let mut messages =
-                    futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
-                let listen_sql = format!("LISTEN {CHANNEL}");
-                // The LISTEN only completes while the connection is being polled.
-                let subscribed = {
-                    let listening = client.batch_execute(&listen_sql);
-                    let mut listening = std::pin::pin!(listening);
-                    loop {
-                        tokio::select! {
-                            result = &mut listening => break result.is_ok(),
-                            message = messages.next() => if message.is_none() { break false },
-                        }
-                    }
-                };
-                if subscribed {
-                    backoff = Duration::from_secs(1);
-                    if let Some(first) = subscribed_tx.take() {
-                        let _ = first.send(());
-                    }
-                    if reconnecting {
-                        // Notifications may have been lost while disconnected.
-                        state.request_reload();
-                    }
-                    while let Some(message) = messages.next().await {
-                        match message {
-                            Ok(AsyncMessage::Notification(notification)) => {
-                                match notification.payload() {
-                                    "" | "reload schema" | "reload config" => {
-                                        state.request_reload()
-                                    }
-                                    other => {
-                                        tracing::debug!(payload = other, "ignoring notification")
-                                    }
-                                }
-                            }
-                            Ok(_) => {}
-                            Err(error) => {
-                                tracing::warn!(%error, "schema cache listener lost its connection");
-                                break;
-                            }
-                        }
-                    }
-                }
+    listen_forever(config, CHANNEL, "schema cache", |event| match event {
+        Event::Listening { again } => {
+            if let Some(first) = subscribed_tx.take() {
+                let _ = first.send(());
             }
-            Err(error) => {
-                tracing::warn!(%error, "schema cache listener could not connect");
+            if again {
+                // Notifications may have been lost while disconnected.
+                state.request_reload();
             }
         }
-        reconnecting = true;
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(Duration::from_secs(32));
-    }
+        Event::Notification("" | "reload schema" | "reload config") => state.request_reload(),
+        Event::Notification(other) => tracing::debug!(payload = other, "ignoring notification"),
+    })
+    .await;
 }

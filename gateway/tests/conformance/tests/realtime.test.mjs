@@ -103,6 +103,28 @@ test('the HTTP broadcast endpoint reaches subscribers; bad batches are refused',
   assert.deepEqual((await viaHttp).payload, { n: 2 })
 })
 
+test('the database broadcasts with realtime.send, at commit, large messages too', async () => {
+  const listener = client().channel('desde-la-base')
+  const received = []
+  listener.on('broadcast', { event: 'aviso' }, (message) => received.push(message.payload))
+  await subscribe(listener)
+  const large = 'x'.repeat(10_000)
+  await gateway.admin(async (sql) => {
+    await sql.query(`SELECT realtime.send('{"n": 1}', 'aviso', 'desde-la-base', false)`)
+    // Rolled back: never delivered. Private: not to public channels.
+    await sql.query('BEGIN')
+    await sql.query(`SELECT realtime.send('{"n": 2}', 'aviso', 'desde-la-base', false)`)
+    await sql.query('ROLLBACK')
+    await sql.query(`SELECT realtime.send('{"n": 3}', 'aviso', 'desde-la-base', true)`)
+    await sql.query(`SELECT realtime.send(jsonb_build_object('n', 4, 'texto', $1::text), 'aviso', 'desde-la-base', false)`, [large])
+  })
+  for (let i = 0; i < 200 && received.length < 2; i += 1) await wait(25)
+  await wait(200)
+  assert.deepEqual(received.map((payload) => payload.n), [1, 4])
+  assert.match(received[0].id, /^[0-9a-f-]{36}$/, 'realtime.send gives the payload an id')
+  assert.equal(received[1].texto, large)
+})
+
 test('presence: the state after joining, joins and leaves when a client goes', async () => {
   // realtime-js takes presence listeners before subscribe() only: collect what arrives.
   const anaEvents = []
