@@ -160,6 +160,7 @@ impl Application {
         let realtime = web::Data::new(realtime_v1::RealtimeState {
             hub: realtime::Hub::new(),
             tokens: Arc::new(realtime_v1::GatewayTokens::new(keys.clone())),
+            policies: Arc::new(realtime_v1::DatabasePolicies::new(db.owner.clone())),
         });
         realtime_v1::database::start(
             realtime.hub.clone(),

@@ -11,15 +11,17 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::{self, BroadcastPayload};
-use crate::hub::{Delivery, Hub};
+use crate::hub::{Delivery, Hub, Joining, room_key};
+use crate::policy::Policies;
 use crate::presence::MemberId;
 use crate::protocol::{Message, Vsn};
 
-/// A verified token's claims that realtime uses.
+/// A verified token's claims: what realtime uses, and all of them for policies.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claims {
     pub role: String,
     pub exp: i64,
+    pub all: Value,
 }
 
 /// Why a token was refused, each worded as Supabase Realtime words it.
@@ -134,6 +136,13 @@ impl Window {
 
 struct Channel {
     join_ref: String,
+    /// The hub's room (private channels apart from public ones).
+    room: String,
+    /// The bare topic name and, for a private channel, what its token may write (asked once).
+    name: String,
+    private: bool,
+    may_write: HashMap<&'static str, bool>,
+    claims: Claims,
     member: MemberId,
     to_self: bool,
     ack: bool,
@@ -158,6 +167,7 @@ pub struct Connection {
     vsn: Vsn,
     hub: Arc<Hub>,
     authorizer: Arc<dyn Authorizer>,
+    policies: Arc<dyn Policies>,
     limits: Limits,
     /// The `apikey` the socket connected with: the token of joins that bring none.
     socket_token: String,
@@ -200,6 +210,7 @@ impl Connection {
         vsn: Vsn,
         hub: Arc<Hub>,
         authorizer: Arc<dyn Authorizer>,
+        policies: Arc<dyn Policies>,
         limits: Limits,
         socket_token: String,
         queue: UnboundedSender<Delivery>,
@@ -208,6 +219,7 @@ impl Connection {
             vsn,
             hub,
             authorizer,
+            policies,
             limits,
             socket_token,
             queue,
@@ -222,16 +234,16 @@ impl Connection {
     }
 
     /// A text frame from the client.
-    pub fn handle_text(&mut self, text: &str, now: i64) -> Vec<Outgoing> {
+    pub async fn handle_text(&mut self, text: &str, now: i64) -> Vec<Outgoing> {
         match Message::decode(self.vsn, text) {
-            Ok(message) => self.handle(message, now),
+            Ok(message) => self.handle(message, now).await,
             // Supabase drops malformed frames and keeps the connection.
             Err(_) => Vec::new(),
         }
     }
 
     /// A binary frame from the client: a broadcast push.
-    pub fn handle_binary(&mut self, frame: &[u8]) -> Vec<Outgoing> {
+    pub async fn handle_binary(&mut self, frame: &[u8]) -> Vec<Outgoing> {
         let Ok(push) = binary::decode_push(frame) else {
             return Vec::new();
         };
@@ -249,10 +261,10 @@ impl Connection {
                 json!({ "reason": "unmatched topic" }),
             )];
         }
-        self.broadcast(&message, &push.event, push.payload)
+        self.broadcast(&message, &push.event, push.payload).await
     }
 
-    fn handle(&mut self, message: Message, now: i64) -> Vec<Outgoing> {
+    async fn handle(&mut self, message: Message, now: i64) -> Vec<Outgoing> {
         if message.topic == "phoenix" {
             return if message.event == "heartbeat" {
                 vec![reply(&message, "ok", json!({}))]
@@ -261,7 +273,7 @@ impl Connection {
             };
         }
         if message.event == "phx_join" {
-            return self.join(&message, now);
+            return self.join(&message, now).await;
         }
         if !self.channels.contains_key(&message.topic) {
             return vec![reply(
@@ -284,15 +296,15 @@ impl Connection {
                         .cloned()
                         .unwrap_or(Value::Null),
                 );
-                self.broadcast(&message, &event, payload)
+                self.broadcast(&message, &event, payload).await
             }
-            "presence" => self.presence(&message),
-            "access_token" => self.access_token(&message, now),
+            "presence" => self.presence(&message).await,
+            "access_token" => self.access_token(&message, now).await,
             _ => vec![reply(&message, "error", json!({}))],
         }
     }
 
-    fn join(&mut self, message: &Message, now: i64) -> Vec<Outgoing> {
+    async fn join(&mut self, message: &Message, now: i64) -> Vec<Outgoing> {
         let refuse = |reason: &str| vec![reply(message, "error", json!({ "reason": reason }))];
         let Some(name) = message.topic.strip_prefix("realtime:") else {
             return refuse("unmatched topic");
@@ -300,7 +312,7 @@ impl Connection {
         let mut out = Vec::new();
         // A second join of a topic replaces the first, which is closed.
         if let Some(old) = self.channels.remove(&message.topic) {
-            self.hub.leave(&message.topic, old.member);
+            self.hub.leave(&old.room, old.member);
             out.push(close_message(&message.topic, &old.join_ref));
         }
         if name.is_empty() {
@@ -334,11 +346,18 @@ impl Connection {
             }
         };
         let config = &payload["config"];
-        if flag(&config["private"]) {
-            out.extend(refuse(&format!(
-                "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
-            )));
-            return out;
+        let private = flag(&config["private"]);
+        let mut broadcasts = true;
+        if private {
+            match self.policies.read(name, &claims).await {
+                Ok(access) if access.broadcast || access.presence => broadcasts = access.broadcast,
+                _ => {
+                    out.extend(refuse(&format!(
+                        "Unauthorized: You do not have permissions to read from this Channel topic: {name}"
+                    )));
+                    return out;
+                }
+            }
         }
         let presence = flag(&config["presence"]["enabled"]);
         let presence_key = config["presence"]["key"]
@@ -350,9 +369,17 @@ impl Connection {
             .clone()
             .or_else(|| message.msg_ref.clone())
             .unwrap_or_default();
-        let member = self
-            .hub
-            .join(&message.topic, self.queue.clone(), &join_ref, presence);
+        let room = room_key(&message.topic, private);
+        let member = self.hub.join(
+            &Joining {
+                room: &room,
+                topic: &message.topic,
+                join_ref: &join_ref,
+                presence,
+                broadcasts,
+            },
+            self.queue.clone(),
+        );
         let bindings: Vec<Value> = config["postgres_changes"]
             .as_array()
             .map(|entries| {
@@ -378,20 +405,31 @@ impl Connection {
             json!({ "postgres_changes": bindings }),
         ));
         if !bindings.is_empty() {
-            out.push(system(&message.topic, &join_ref, "postgres_changes", "error", "Unable to subscribe to changes: postgres_changes are not available on this server yet"));
+            out.push(system(
+                &message.topic,
+                &join_ref,
+                "postgres_changes",
+                "error",
+                "Unable to subscribe to changes: postgres_changes are not available on this server yet",
+            ));
         }
         if presence {
             out.push(push(
                 &message.topic,
                 &join_ref,
                 "presence_state",
-                self.hub.presence_state(&message.topic),
+                self.hub.presence_state(&room),
             ));
         }
         self.channels.insert(
             message.topic.clone(),
             Channel {
                 join_ref,
+                room,
+                name: name.to_owned(),
+                private,
+                may_write: HashMap::new(),
+                claims: claims.clone(),
                 member,
                 to_self: flag(&config["broadcast"]["self"]),
                 ack: flag(&config["broadcast"]["ack"]),
@@ -412,14 +450,36 @@ impl Connection {
         let Some(channel) = self.channels.remove(&message.topic) else {
             return Vec::new();
         };
-        self.hub.leave(&message.topic, channel.member);
+        self.hub.leave(&channel.room, channel.member);
         vec![
             reply(message, "ok", json!({})),
             close_message(&message.topic, &channel.join_ref),
         ]
     }
 
-    fn broadcast(
+    /// Whether a private channel's token may write `extension`, asked of the policies once.
+    async fn may_write(&mut self, topic: &str, extension: &'static str) -> bool {
+        let Some(channel) = self.channels.get(topic) else {
+            return false;
+        };
+        if !channel.private {
+            return true;
+        }
+        if let Some(known) = channel.may_write.get(extension) {
+            return *known;
+        }
+        let allowed = self
+            .policies
+            .write(&channel.name, &channel.claims, extension)
+            .await
+            .unwrap_or(false);
+        if let Some(channel) = self.channels.get_mut(topic) {
+            channel.may_write.insert(extension, allowed);
+        }
+        allowed
+    }
+
+    async fn broadcast(
         &mut self,
         message: &Message,
         event: &str,
@@ -427,6 +487,11 @@ impl Connection {
     ) -> Vec<Outgoing> {
         if !self.events.allow(Instant::now()) {
             return self.shutdown(&message.topic, "Too many messages per second");
+        }
+        // A private channel without write permission: dropped, and no reply even with ack
+        // (as Supabase).
+        if !self.may_write(&message.topic, "broadcast").await {
+            return Vec::new();
         }
         let Some(channel) = self.channels.get(&message.topic) else {
             return Vec::new();
@@ -443,7 +508,7 @@ impl Connection {
             };
         }
         self.hub.broadcast(
-            &message.topic,
+            &channel.room,
             Some(channel.member),
             channel.to_self,
             event,
@@ -456,7 +521,7 @@ impl Connection {
         }
     }
 
-    fn presence(&mut self, message: &Message) -> Vec<Outgoing> {
+    async fn presence(&mut self, message: &Message) -> Vec<Outgoing> {
         let now = Instant::now();
         let Some(channel) = self.channels.get_mut(&message.topic) else {
             return Vec::new();
@@ -464,6 +529,13 @@ impl Connection {
         if !channel.presence_calls.allow(now) {
             return self.shutdown(&message.topic, "Client presence rate limit exceeded");
         }
+        if message.payload["event"] == "track" && !self.may_write(&message.topic, "presence").await
+        {
+            return vec![reply(message, "error", json!({}))];
+        }
+        let Some(channel) = self.channels.get_mut(&message.topic) else {
+            return Vec::new();
+        };
         match message.payload["event"].as_str() {
             Some("track") => {
                 let payload = match message.payload.get("payload") {
@@ -480,16 +552,16 @@ impl Connection {
                 let mut out = vec![reply(message, "ok", json!({}))];
                 if !channel.presence {
                     channel.presence = true;
-                    self.hub.enable_presence(&message.topic, channel.member);
+                    self.hub.enable_presence(&channel.room, channel.member);
                     out.push(push(
                         &message.topic,
                         &channel.join_ref,
                         "presence_state",
-                        self.hub.presence_state(&message.topic),
+                        self.hub.presence_state(&channel.room),
                     ));
                 }
                 self.hub.track(
-                    &message.topic,
+                    &channel.room,
                     channel.member,
                     &channel.presence_key,
                     payload,
@@ -497,7 +569,7 @@ impl Connection {
                 out
             }
             Some("untrack") => {
-                self.hub.untrack(&message.topic, channel.member);
+                self.hub.untrack(&channel.room, channel.member);
                 vec![reply(message, "ok", json!({}))]
             }
             _ => vec![reply(message, "error", json!({}))],
@@ -505,7 +577,7 @@ impl Connection {
     }
 
     /// A new token for a joined channel; no reply either way (as Supabase).
-    fn access_token(&mut self, message: &Message, now: i64) -> Vec<Outgoing> {
+    async fn access_token(&mut self, message: &Message, now: i64) -> Vec<Outgoing> {
         let Some(token) = message.payload["access_token"].as_str() else {
             return Vec::new();
         };
@@ -517,9 +589,28 @@ impl Connection {
         }
         match self.authorizer.verify(token, now) {
             Ok(claims) => {
+                // A private channel is read with the new token's rights, or closed.
+                if let Some(channel) = self.channels.get(&message.topic)
+                    && channel.private
+                {
+                    let name = channel.name.clone();
+                    let readable = self
+                        .policies
+                        .read(&name, &claims)
+                        .await
+                        .is_ok_and(|access| access.broadcast || access.presence);
+                    if !readable {
+                        return self.shutdown(
+                            &message.topic,
+                            &format!("You no longer have permission to read from this Channel topic: {name}"),
+                        );
+                    }
+                }
                 if let Some(channel) = self.channels.get_mut(&message.topic) {
                     channel.token = token.to_owned();
                     channel.exp = claims.exp;
+                    channel.claims = claims;
+                    channel.may_write.clear();
                 }
                 Vec::new()
             }
@@ -548,7 +639,7 @@ impl Connection {
         let Some(channel) = self.channels.remove(topic) else {
             return Vec::new();
         };
-        self.hub.leave(topic, channel.member);
+        self.hub.leave(&channel.room, channel.member);
         vec![
             system(topic, &channel.join_ref, "system", "error", reason),
             close_message(topic, &channel.join_ref),
@@ -557,9 +648,10 @@ impl Connection {
 
     /// The socket is gone: every channel leaves (and what it tracked).
     pub fn close(&mut self) {
-        for (topic, channel) in self.channels.drain() {
-            self.hub.leave(&topic, channel.member);
+        for channel in self.channels.values() {
+            self.hub.leave(&channel.room, channel.member);
         }
+        self.channels.clear();
     }
 
     /// How a message or a delivery goes on this socket's wire.
@@ -623,6 +715,7 @@ fn close_message(topic: &str, join_ref: &str) -> Outgoing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::{PolicyFuture, ReadAccess};
     use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
     /// Tokens are "valid:<exp>", "expired" or anything else (malformed).
@@ -634,6 +727,7 @@ mod tests {
                 Some(exp) => Ok(Claims {
                     role: "authenticated".into(),
                     exp: exp.parse().unwrap(),
+                    all: json!({}),
                 }),
                 None if token == "expired" => Err(TokenRefusal::Expired {
                     seconds_ago: now - 10,
@@ -643,6 +737,55 @@ mod tests {
         }
     }
 
+    /// Private topics: "abierta" may be read (broadcast) and written; "solo-presencia" read for
+    /// presence only; any other is closed.
+    struct Rooms;
+
+    impl Policies for Rooms {
+        fn read<'a>(
+            &'a self,
+            topic: &'a str,
+            _claims: &'a Claims,
+        ) -> PolicyFuture<'a, Result<ReadAccess, String>> {
+            let access = match topic {
+                "abierta" => ReadAccess {
+                    broadcast: true,
+                    presence: true,
+                },
+                "solo-presencia" => ReadAccess {
+                    broadcast: false,
+                    presence: true,
+                },
+                _ => ReadAccess {
+                    broadcast: false,
+                    presence: false,
+                },
+            };
+            Box::pin(async move { Ok(access) })
+        }
+
+        fn write<'a>(
+            &'a self,
+            topic: &'a str,
+            _claims: &'a Claims,
+            extension: &'a str,
+        ) -> PolicyFuture<'a, Result<bool, String>> {
+            let allowed = topic == "abierta" && extension == "broadcast";
+            Box::pin(async move { Ok(allowed) })
+        }
+    }
+
+    fn run<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    fn text(connection: &mut Connection, frame: &str, now: i64) -> Vec<Outgoing> {
+        run(connection.handle_text(frame, now))
+    }
+
     fn connection(hub: &Arc<Hub>) -> (Connection, UnboundedReceiver<Delivery>) {
         let (queue, deliveries) = unbounded_channel();
         (
@@ -650,6 +793,7 @@ mod tests {
                 Vsn::V2,
                 Arc::clone(hub),
                 Arc::new(Tokens),
+                Arc::new(Rooms),
                 Limits::default(),
                 "valid:2000".into(),
                 queue,
@@ -668,7 +812,8 @@ mod tests {
     }
 
     fn join(connection: &mut Connection, topic: &str, payload: Value) -> Vec<Outgoing> {
-        connection.handle_text(
+        text(
+            connection,
             &json!(["1", "1", topic, "phx_join", payload]).to_string(),
             1000,
         )
@@ -694,7 +839,7 @@ mod tests {
         assert_eq!(bindings[1]["filter"], "id=eq.1");
         assert!(bindings[0]["id"].as_u64().unwrap() < 1 << 27);
         assert_ne!(bindings[0]["id"], bindings[1]["id"]);
-        let heartbeat = conn.handle_text(r#"[null,"7","phoenix","heartbeat",{}]"#, 1000);
+        let heartbeat = text(&mut conn, r#"[null,"7","phoenix","heartbeat",{}]"#, 1000);
         assert_eq!(
             messages(&heartbeat)[0].payload,
             json!({"status": "ok", "response": {}})
@@ -754,7 +899,7 @@ mod tests {
             json!({"config": {"broadcast": {"self": true, "ack": "true"}}}),
         );
         join(&mut b, "realtime:room", json!({"config": {}}));
-        let out = a.handle_text(&json!(["1", "2", "realtime:room", "broadcast", {"type": "broadcast", "event": "hola", "payload": {"n": 1}}]).to_string(), 1000);
+        let out = text(&mut a, &json!(["1", "2", "realtime:room", "broadcast", {"type": "broadcast", "event": "hola", "payload": {"n": 1}}]).to_string(), 1000);
         assert_eq!(messages(&out)[0].payload["status"], "ok", "ack");
         for (conn, rx) in [(&a, &mut a_rx), (&b, &mut b_rx)] {
             let delivery = rx.try_recv().unwrap();
@@ -766,7 +911,7 @@ mod tests {
                 r#"[null,null,"realtime:room","broadcast",{"event":"hola","payload":{"n":1},"type":"broadcast"}]"#
             );
         }
-        let out = b.handle_text(&json!(["1", "2", "realtime:room", "broadcast", {"type": "broadcast", "event": "x", "payload": {}}]).to_string(), 1000);
+        let out = text(&mut b, &json!(["1", "2", "realtime:room", "broadcast", {"type": "broadcast", "event": "x", "payload": {}}]).to_string(), 1000);
         assert!(out.is_empty(), "no ack asked, no reply");
         assert!(b_rx.try_recv().is_err(), "not to itself");
         assert!(a_rx.try_recv().is_ok());
@@ -784,14 +929,14 @@ mod tests {
         let sent = messages(&out);
         assert_eq!(sent[1].event, "presence_state");
         assert_eq!(sent[1].join_ref.as_deref(), Some("1"));
-        let track = a.handle_text(&json!(["1", "3", "realtime:room", "presence", {"type": "presence", "event": "track", "payload": "nope"}]).to_string(), 1000);
+        let track = text(&mut a, &json!(["1", "3", "realtime:room", "presence", {"type": "presence", "event": "track", "payload": "nope"}]).to_string(), 1000);
         assert_eq!(
             messages(&track)[0].payload["response"]["reason"],
             "Presence track payload must be a map"
         );
-        a.handle_text(&json!(["1", "4", "realtime:room", "presence", {"type": "presence", "event": "track", "payload": {"x": 1}}]).to_string(), 1000);
+        text(&mut a, &json!(["1", "4", "realtime:room", "presence", {"type": "presence", "event": "track", "payload": {"x": 1}}]).to_string(), 1000);
         assert!(hub.presence_state("realtime:room")["ana"].is_object());
-        let out = a.handle_text(r#"["1","5","realtime:room","phx_leave",{}]"#, 1000);
+        let out = text(&mut a, r#"["1","5","realtime:room","phx_leave",{}]"#, 1000);
         let sent = messages(&out);
         assert_eq!(
             (sent[0].event.as_str(), sent[1].event.as_str()),
@@ -820,7 +965,8 @@ mod tests {
         assert_eq!(sent[0].payload["channel"], "room");
         assert_eq!(sent[1].event, "phx_close");
         join(&mut a, "realtime:room", json!({}));
-        let out = a.handle_text(
+        let out = text(
+            &mut a,
             r#"["1","6","realtime:room","access_token",{"access_token":"broken"}]"#,
             1000,
         );
@@ -842,6 +988,7 @@ mod tests {
             Vsn::V2,
             hub,
             Arc::new(Tokens),
+            Arc::new(Rooms),
             limits,
             "valid:2000".into(),
             queue,
@@ -852,6 +999,51 @@ mod tests {
         assert_eq!(
             messages(&out)[0].payload["response"]["reason"],
             "ChannelRateLimitReached: Too many channels"
+        );
+    }
+
+    #[test]
+    fn private_channels_follow_the_policies() {
+        let hub = Hub::new();
+        let (mut ana, mut ana_rx) = connection(&hub);
+        let (mut beto, mut beto_rx) = connection(&hub);
+        let (mut public, mut public_rx) = connection(&hub);
+        let private = json!({"config": {"private": true, "broadcast": {"ack": true}}});
+        let reason = |out: Vec<Outgoing>| messages(&out)[0].payload["response"]["reason"].clone();
+        assert_eq!(
+            reason(join(&mut ana, "realtime:cerrada", private.clone())),
+            "Unauthorized: You do not have permissions to read from this Channel topic: cerrada"
+        );
+        assert_eq!(
+            messages(&join(&mut ana, "realtime:abierta", private.clone()))[0].payload["status"],
+            "ok"
+        );
+        assert_eq!(
+            messages(&join(&mut beto, "realtime:abierta", private.clone()))[0].payload["status"],
+            "ok"
+        );
+        join(&mut public, "realtime:abierta", json!({}));
+        let sent = text(&mut ana, &json!(["1", "2", "realtime:abierta", "broadcast", {"type": "broadcast", "event": "e", "payload": {}}]).to_string(), 1000);
+        assert_eq!(messages(&sent)[0].payload["status"], "ok");
+        assert!(beto_rx.try_recv().is_ok(), "a private member reads it");
+        assert!(
+            public_rx.try_recv().is_err(),
+            "the public channel of the same name is another room"
+        );
+        assert!(ana_rx.try_recv().is_err());
+
+        // Presence-only readers join but get no broadcasts; no write: no reply, nothing sent.
+        let (mut viewer, mut viewer_rx) = connection(&hub);
+        join(&mut viewer, "realtime:solo-presencia", private.clone());
+        let (mut other, _) = connection(&hub);
+        join(&mut other, "realtime:solo-presencia", private);
+        let dropped = text(&mut other, &json!(["1", "3", "realtime:solo-presencia", "broadcast", {"type": "broadcast", "event": "e", "payload": {}}]).to_string(), 1000);
+        assert!(dropped.is_empty());
+        assert!(viewer_rx.try_recv().is_err());
+        let track = text(&mut other, &json!(["1", "4", "realtime:solo-presencia", "presence", {"type": "presence", "event": "track", "payload": {}}]).to_string(), 1000);
+        assert_eq!(
+            messages(&track)[0].payload,
+            json!({"status": "error", "response": {}})
         );
     }
 }

@@ -31,12 +31,36 @@ struct Member {
     join_ref: String,
     /// Whether the channel asked for presence (its `presence_state` and diffs).
     presence: bool,
+    /// Whether it may read broadcasts (a private channel's policies may allow presence only).
+    broadcasts: bool,
 }
 
 #[derive(Default)]
 struct Topic {
+    /// The topic as clients name it (`realtime:<name>`), for what is sent to them.
+    wire: String,
     members: HashMap<MemberId, Member>,
     presence: Presence,
+}
+
+/// The hub's key of a topic: private channels are a room of their own, apart from the public
+/// channel of the same name (as in Supabase).
+pub fn room_key(topic: &str, private: bool) -> String {
+    if private {
+        format!("private|{topic}")
+    } else {
+        topic.to_owned()
+    }
+}
+
+/// Who joins a room.
+#[derive(Debug)]
+pub struct Joining<'a> {
+    pub room: &'a str,
+    pub topic: &'a str,
+    pub join_ref: &'a str,
+    pub presence: bool,
+    pub broadcasts: bool,
 }
 
 #[derive(Default)]
@@ -72,30 +96,22 @@ impl Hub {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Adds a channel to `topic`; returns its member id.
-    pub fn join(
-        &self,
-        topic: &str,
-        queue: UnboundedSender<Delivery>,
-        join_ref: &str,
-        presence: bool,
-    ) -> MemberId {
+    /// Adds a channel to a room; returns its member id.
+    pub fn join(&self, joining: &Joining<'_>, queue: UnboundedSender<Delivery>) -> MemberId {
         let mut topics = self.lock();
         topics.next_member += 1;
         let id = topics.next_member;
-        topics
-            .by_name
-            .entry(topic.to_owned())
-            .or_default()
-            .members
-            .insert(
-                id,
-                Member {
-                    queue,
-                    join_ref: join_ref.to_owned(),
-                    presence,
-                },
-            );
+        let room = topics.by_name.entry(joining.room.to_owned()).or_default();
+        room.wire = joining.topic.to_owned();
+        room.members.insert(
+            id,
+            Member {
+                queue,
+                join_ref: joining.join_ref.to_owned(),
+                presence: joining.presence,
+                broadcasts: joining.broadcasts,
+            },
+        );
         id
     }
 
@@ -108,7 +124,7 @@ impl Hub {
         state.members.remove(&member);
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
-            announce(topic, state, &diff.to_json());
+            announce(state, &diff.to_json());
         }
         if state.members.is_empty() && state.presence.is_empty() {
             topics.by_name.remove(topic);
@@ -130,13 +146,14 @@ impl Hub {
             return 0;
         };
         let delivery = Delivery::Broadcast {
-            topic: topic.into(),
+            topic: state.wire.as_str().into(),
             event: event.into(),
             payload: Arc::new(payload),
         };
         state
             .members
             .iter()
+            .filter(|(_, member)| member.broadcasts)
             .filter(|(id, _)| to_sender || Some(**id) != from)
             .filter(|(_, member)| member.queue.send(delivery.clone()).is_ok())
             .count()
@@ -169,7 +186,7 @@ impl Hub {
         };
         let diff = state.presence.track(member, key, payload);
         if !diff.is_empty() {
-            announce(topic, state, &diff.to_json());
+            announce(state, &diff.to_json());
         }
     }
 
@@ -180,18 +197,18 @@ impl Hub {
         };
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
-            announce(topic, state, &diff.to_json());
+            announce(state, &diff.to_json());
         }
     }
 }
 
 /// Sends a `presence_diff` to the topic's members that take part in presence.
-fn announce(topic: &str, state: &Topic, diff: &Value) {
+fn announce(state: &Topic, diff: &Value) {
     for member in state.members.values().filter(|member| member.presence) {
         let _ = member.queue.send(Delivery::Message(Message {
             join_ref: Some(member.join_ref.clone()),
             msg_ref: None,
-            topic: topic.to_owned(),
+            topic: state.wire.clone(),
             event: "presence_diff".into(),
             payload: diff.clone(),
         }));
@@ -203,13 +220,23 @@ mod tests {
     use super::*;
     use tokio::sync::mpsc::unbounded_channel;
 
+    fn joining(join_ref: &'static str, presence: bool) -> Joining<'static> {
+        Joining {
+            room: "realtime:room",
+            topic: "realtime:room",
+            join_ref,
+            presence,
+            broadcasts: true,
+        }
+    }
+
     #[test]
     fn a_broadcast_reaches_the_others_and_the_sender_only_when_asked() {
         let hub = Hub::new();
         let (a_tx, mut a_rx) = unbounded_channel();
         let (b_tx, mut b_rx) = unbounded_channel();
-        let a = hub.join("realtime:room", a_tx, "1", false);
-        hub.join("realtime:room", b_tx, "1", false);
+        let a = hub.join(&joining("1", false), a_tx);
+        hub.join(&joining("1", false), b_tx);
         assert_eq!(
             hub.broadcast(
                 "realtime:room",
@@ -250,9 +277,9 @@ mod tests {
         let (a_tx, mut a_rx) = unbounded_channel();
         let (b_tx, mut b_rx) = unbounded_channel();
         let (c_tx, mut c_rx) = unbounded_channel();
-        let a = hub.join("realtime:room", a_tx, "1", true);
-        hub.join("realtime:room", b_tx, "4", true);
-        hub.join("realtime:room", c_tx, "1", false);
+        let a = hub.join(&joining("1", true), a_tx);
+        hub.join(&joining("4", true), b_tx);
+        hub.join(&joining("1", false), c_tx);
         hub.track("realtime:room", a, "ana", Map::new());
         let Ok(Delivery::Message(diff)) = b_rx.try_recv() else {
             panic!("b gets the diff")

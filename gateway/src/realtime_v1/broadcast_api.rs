@@ -1,30 +1,31 @@
 //! Broadcast from servers over HTTP, as Supabase Realtime's API: `POST /api/broadcast` with a
 //! batch of messages, and `POST /api/broadcast/{topic}/events/{event}` with one payload (what
 //! realtime-js's `httpSend` calls). The caller's token (`Authorization`, else the `apikey`)
-//! must be valid; accepted messages answer 202 with no body. Private channels need Realtime
-//! Authorization, not served yet: their messages are skipped, as Supabase skips messages the
-//! caller may not write.
+//! must be valid; accepted messages answer 202 with no body. A private message goes to the
+//! private channels of its topic when the policies let the caller write there (once per topic
+//! of a batch); otherwise it is skipped, as Supabase skips it (the single-event endpoint
+//! answers 403).
 
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
-use realtime::Authorizer;
+use std::collections::HashMap;
+
 use realtime::binary::BroadcastPayload;
+use realtime::{Authorizer, Claims, Policies, room_key};
 use serde_json::{Value, json};
 
 use super::RealtimeState;
 use crate::identity::Credentials;
 
-fn authorized(request: &HttpRequest, realtime: &RealtimeState) -> bool {
+fn authorized(request: &HttpRequest, realtime: &RealtimeState) -> Option<Claims> {
     let bearer = request
         .extensions()
         .get::<Credentials>()
-        .and_then(|credentials| credentials.bearer.clone());
-    bearer.is_some_and(|token| {
-        realtime
-            .tokens
-            .verify(&token, chrono::Utc::now().timestamp())
-            .is_ok()
-    })
+        .and_then(|credentials| credentials.bearer.clone())?;
+    realtime
+        .tokens
+        .verify(&bearer, chrono::Utc::now().timestamp())
+        .ok()
 }
 
 fn unauthorized() -> HttpResponse {
@@ -52,9 +53,9 @@ pub async fn batch(
     body: web::Bytes,
     realtime: web::Data<RealtimeState>,
 ) -> HttpResponse {
-    if !authorized(&request, &realtime) {
+    let Some(claims) = authorized(&request, &realtime) else {
         return unauthorized();
-    }
+    };
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let Some(messages) = parsed["messages"].as_array() else {
         return HttpResponse::UnprocessableEntity()
@@ -71,13 +72,25 @@ pub async fn batch(
         return HttpResponse::UnprocessableEntity()
             .json(json!({ "errors": { "messages": found } }));
     }
+    let mut may_write: HashMap<String, bool> = HashMap::new();
     for message in messages {
-        if message["private"].as_bool().unwrap_or(false) {
-            continue;
+        let name = message["topic"].as_str().unwrap_or_default();
+        let private = message["private"].as_bool().unwrap_or(false);
+        if private {
+            if !may_write.contains_key(name) {
+                let allowed = realtime
+                    .policies
+                    .write(name, &claims, "broadcast")
+                    .await
+                    .unwrap_or(false);
+                may_write.insert(name.to_owned(), allowed);
+            }
+            if may_write.get(name) != Some(&true) {
+                continue;
+            }
         }
-        let topic = format!("realtime:{}", message["topic"].as_str().unwrap_or_default());
         realtime.hub.broadcast(
-            &topic,
+            &room_key(&format!("realtime:{name}"), private),
             None,
             true,
             message["event"].as_str().unwrap_or_default(),
@@ -93,15 +106,21 @@ pub async fn single(
     body: web::Bytes,
     realtime: web::Data<RealtimeState>,
 ) -> HttpResponse {
-    if !authorized(&request, &realtime) {
+    let Some(claims) = authorized(&request, &realtime) else {
         return unauthorized();
-    }
+    };
     let (topic, event) = path.into_inner();
     let private = request
         .query_string()
         .split('&')
         .any(|pair| pair == "private=true");
-    if private {
+    if private
+        && !realtime
+            .policies
+            .write(&topic, &claims, "broadcast")
+            .await
+            .unwrap_or(false)
+    {
         return HttpResponse::Forbidden().json(json!({ "message": "Unauthorized" }));
     }
     let content_type = request
@@ -124,8 +143,12 @@ pub async fn single(
             "error": "Unsupported Media Type. Use application/json or application/octet-stream"
         }));
     };
-    realtime
-        .hub
-        .broadcast(&format!("realtime:{topic}"), None, true, &event, payload);
+    realtime.hub.broadcast(
+        &room_key(&format!("realtime:{topic}"), private),
+        None,
+        true,
+        &event,
+        payload,
+    );
     HttpResponse::Accepted().finish()
 }

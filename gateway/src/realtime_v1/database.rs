@@ -1,7 +1,8 @@
 //! Broadcasts from the database: rows inserted in `realtime.messages` (by `realtime.send`)
 //! are announced on `NOTIFY cielo_realtime` at commit, and every gateway process delivers them
 //! to its subscribers of the topic. An announcement too large for NOTIFY carries only the
-//! row's key, and the row is read. Private messages wait for Realtime Authorization.
+//! row's key, and the row is read. A private message goes to the topic's private channels,
+//! which the policies let in (and only to those allowed to read broadcasts).
 
 use std::sync::Arc;
 
@@ -41,15 +42,15 @@ async fn deliver(hub: Arc<Hub>, owner: Pool, mut announcements: UnboundedReceive
                 }
             }
         }
-        if message["private"].as_bool().unwrap_or(false) {
-            continue;
-        }
         let (Some(topic), Some(event)) = (message["topic"].as_str(), message["event"].as_str())
         else {
             continue;
         };
         hub.broadcast(
-            &format!("realtime:{topic}"),
+            &realtime::room_key(
+                &format!("realtime:{topic}"),
+                message["private"].as_bool().unwrap_or(false),
+            ),
             None,
             true,
             event,

@@ -2,10 +2,12 @@
 //! broadcast (`/realtime/v1/api/broadcast`). The channels' rules are the `realtime` crate's;
 //! here are the transport (the upgrade with its `apikey` checked first, frames in and out,
 //! the idle timeout), the one [`realtime::Hub`] of the process, broadcasts from the database
-//! ([`database`]), and tokens checked by the gateway's keys ([`tokens`]).
+//! ([`database`]), private channels' policies ([`policies`]), and tokens checked by the
+//! gateway's keys ([`tokens`]).
 
 mod broadcast_api;
 pub mod database;
+mod policies;
 mod socket;
 mod tokens;
 
@@ -14,6 +16,7 @@ use std::sync::Arc;
 use actix_web::web;
 use realtime::Hub;
 
+pub use policies::DatabasePolicies;
 pub use tokens::GatewayTokens;
 
 /// What every worker shares: the topics of this process and the token checker.
@@ -21,6 +24,7 @@ pub use tokens::GatewayTokens;
 pub struct RealtimeState {
     pub hub: Arc<Hub>,
     pub tokens: Arc<GatewayTokens>,
+    pub policies: Arc<DatabasePolicies>,
 }
 
 pub fn routes(config: &mut web::ServiceConfig) {

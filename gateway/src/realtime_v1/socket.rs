@@ -69,6 +69,7 @@ pub async fn upgrade(
         vsn,
         realtime.hub.clone(),
         realtime.tokens.clone(),
+        realtime.policies.clone(),
         Limits::default(),
         token,
         queue,
@@ -117,11 +118,11 @@ async fn serve(
             frame = stream.recv() => match frame {
                 Some(Ok(AggregatedMessage::Text(text))) => {
                     last_heard = Instant::now();
-                    connection.handle_text(&text, unix_now())
+                    connection.handle_text(&text, unix_now()).await
                 }
                 Some(Ok(AggregatedMessage::Binary(bytes))) => {
                     last_heard = Instant::now();
-                    connection.handle_binary(&bytes)
+                    connection.handle_binary(&bytes).await
                 }
                 Some(Ok(AggregatedMessage::Ping(bytes))) => {
                     last_heard = Instant::now();

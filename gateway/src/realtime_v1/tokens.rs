@@ -55,6 +55,7 @@ impl Authorizer for GatewayTokens {
         Ok(Claims {
             role: role.to_owned(),
             exp,
+            all: claims.clone(),
         })
     }
 }

@@ -125,6 +125,66 @@ test('the database broadcasts with realtime.send, at commit, large messages too'
   assert.equal(received[1].texto, large)
 })
 
+/** A client whose realtime token is set before any channel joins. */
+async function clientAs(token) {
+  const made = client()
+  await made.realtime.setAuth(token)
+  return made
+}
+
+test('private channels follow RLS policies on realtime.messages', async () => {
+  await gateway.admin(async (sql) => {
+    await sql.query(`CREATE POLICY profes_leen ON realtime.messages FOR SELECT TO authenticated
+      USING (realtime.topic() = 'sala-privada' AND auth.uid() IN ('${ANA}', '${BETO}'))`)
+    await sql.query(`CREATE POLICY ana_escribe ON realtime.messages FOR INSERT TO authenticated
+      WITH CHECK (realtime.topic() = 'sala-privada' AND auth.uid() = '${ANA}')`)
+  })
+  const anaToken = userToken(gateway, ANA, 'ana@colegio.cl')
+  const betoToken = userToken(gateway, BETO, 'beto@colegio.cl')
+  const ana = (await clientAs(anaToken)).channel('sala-privada', { config: { private: true } })
+  const beto = (await clientAs(betoToken)).channel('sala-privada', { config: { private: true } })
+  const publicOne = client().channel('sala-privada')
+  const stranger = (await clientAs(userToken(gateway, '00000000-0000-4000-8000-00000000000f', 'x@colegio.cl'))).channel('sala-privada', { config: { private: true } })
+  const betoGot = []
+  const anaGot = []
+  const publicGot = []
+  beto.on('broadcast', { event: '*' }, (message) => betoGot.push(message.payload))
+  ana.on('broadcast', { event: '*' }, (message) => anaGot.push(message.payload))
+  publicOne.on('broadcast', { event: '*' }, (message) => publicGot.push(message.payload))
+  assert.equal((await subscribe(ana)).status, 'SUBSCRIBED')
+  assert.equal((await subscribe(beto)).status, 'SUBSCRIBED')
+  assert.equal((await subscribe(publicOne)).status, 'SUBSCRIBED')
+  const refused = await subscribe(stranger)
+  assert.equal(refused.status, 'CHANNEL_ERROR')
+  assert.match(String(refused.error?.message ?? refused.error), /Unauthorized: You do not have permissions to read from this Channel topic: sala-privada/)
+  await stranger.unsubscribe()
+
+  // Ana may write: Beto reads it; the public channel of the same name is another room.
+  await ana.send({ type: 'broadcast', event: 'nota', payload: { de: 'ana' } })
+  // Beto may only read: his broadcast goes nowhere.
+  await beto.send({ type: 'broadcast', event: 'nota', payload: { de: 'beto' } })
+  // Over HTTP with Ana's token, and from the database.
+  const http = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, {
+    method: 'POST',
+    headers: { apikey: gateway.anonKey, Authorization: `Bearer ${anaToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ messages: [{ topic: 'sala-privada', event: 'nota', payload: { de: 'http' }, private: true }] }),
+  })
+  assert.equal(http.status, 202)
+  await gateway.admin((sql) => sql.query(`SELECT realtime.send('{"de": "base"}', 'nota', 'sala-privada', true)`))
+  for (let i = 0; i < 200 && betoGot.length < 3; i += 1) await wait(25)
+  await wait(300)
+  assert.deepEqual(betoGot.map((payload) => payload.de), ['ana', 'http', 'base'])
+  assert.deepEqual(anaGot.map((payload) => payload.de), ['http', 'base'])
+  assert.deepEqual(publicGot, [])
+
+  const forbidden = await fetch(`${gateway.url}/realtime/v1/api/broadcast/sala-privada/events/nota?private=true`, {
+    method: 'POST',
+    headers: { apikey: gateway.anonKey, Authorization: `Bearer ${betoToken}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  })
+  assert.equal(forbidden.status, 403)
+})
+
 test('presence: the state after joining, joins and leaves when a client goes', async () => {
   // realtime-js takes presence listeners before subscribe() only: collect what arrives.
   const anaEvents = []
