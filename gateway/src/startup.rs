@@ -167,6 +167,19 @@ impl Application {
             db.owner_config.clone(),
             db.owner.clone(),
         );
+        let relay_listening = realtime_v1::relay::start(
+            realtime.hub.clone(),
+            db.owner_config.clone(),
+            db.owner.clone(),
+        );
+        // Hear the other processes before reporting ready; a database that refuses LISTEN
+        // only delays start-up a little.
+        if tokio::time::timeout(std::time::Duration::from_secs(5), relay_listening)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the realtime relay is not listening yet; continuing");
+        }
         let state = web::Data::new(AppState {
             settings,
             keys,

@@ -507,7 +507,7 @@ impl Connection {
                 Vec::new()
             };
         }
-        self.hub.broadcast(
+        self.hub.publish(
             &channel.room,
             Some(channel.member),
             channel.to_self,

@@ -4,7 +4,7 @@
 //! socket encodes in its own serializer version.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
@@ -78,10 +78,20 @@ impl std::fmt::Debug for Hub {
     }
 }
 
+/// A broadcast made on this process, for the other processes serving the same project.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relayed {
+    pub room: String,
+    pub event: String,
+    pub payload: BroadcastPayload,
+}
+
 /// Every topic of this process.
 #[derive(Default)]
 pub struct Hub {
     topics: Mutex<Topics>,
+    /// Where broadcasts made here go to reach the other processes, if there is a way.
+    relay: OnceLock<UnboundedSender<Relayed>>,
 }
 
 impl Hub {
@@ -131,7 +141,32 @@ impl Hub {
         }
     }
 
-    /// Delivers a broadcast to the topic's members; the sender too only when `to_sender`.
+    /// Sends this process's broadcasts to `relay` too, for the other processes.
+    pub fn set_relay(&self, relay: UnboundedSender<Relayed>) {
+        let _ = self.relay.set(relay);
+    }
+
+    /// A broadcast made here (by a client or over HTTP): delivered to this process's members
+    /// and relayed to the other processes. Answers how many members here it reached.
+    pub fn publish(
+        &self,
+        room: &str,
+        from: Option<MemberId>,
+        to_sender: bool,
+        event: &str,
+        payload: BroadcastPayload,
+    ) -> usize {
+        if let Some(relay) = self.relay.get() {
+            let _ = relay.send(Relayed {
+                room: room.to_owned(),
+                event: event.to_owned(),
+                payload: payload.clone(),
+            });
+        }
+        self.broadcast(room, from, to_sender, event, payload)
+    }
+
+    /// Delivers a broadcast to the topic's members here; the sender too only when `to_sender`.
     /// Answers how many members it reached.
     pub fn broadcast(
         &self,

@@ -14,7 +14,7 @@ pub mod presence;
 pub mod protocol;
 
 pub use connection::{Authorizer, Claims, Connection, Frame, Limits, Outgoing, TokenRefusal};
-pub use hub::{Delivery, Hub, room_key};
+pub use hub::{Delivery, Hub, Relayed, room_key};
 pub use policy::{Policies, PolicyFuture, ReadAccess};
 pub use protocol::{Message, ProtocolError, Vsn};
 

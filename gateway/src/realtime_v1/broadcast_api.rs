@@ -89,7 +89,7 @@ pub async fn batch(
                 continue;
             }
         }
-        realtime.hub.broadcast(
+        realtime.hub.publish(
             &room_key(&format!("realtime:{name}"), private),
             None,
             true,
@@ -143,7 +143,7 @@ pub async fn single(
             "error": "Unsupported Media Type. Use application/json or application/octet-stream"
         }));
     };
-    realtime.hub.broadcast(
+    realtime.hub.publish(
         &room_key(&format!("realtime:{topic}"), private),
         None,
         true,

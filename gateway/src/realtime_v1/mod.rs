@@ -2,12 +2,13 @@
 //! broadcast (`/realtime/v1/api/broadcast`). The channels' rules are the `realtime` crate's;
 //! here are the transport (the upgrade with its `apikey` checked first, frames in and out,
 //! the idle timeout), the one [`realtime::Hub`] of the process, broadcasts from the database
-//! ([`database`]), private channels' policies ([`policies`]), and tokens checked by the
-//! gateway's keys ([`tokens`]).
+//! ([`database`]), broadcasts between the processes on one database ([`relay`]), private
+//! channels' policies ([`policies`]), and tokens checked by the gateway's keys ([`tokens`]).
 
 mod broadcast_api;
 pub mod database;
 mod policies;
+pub mod relay;
 mod socket;
 mod tokens;
 

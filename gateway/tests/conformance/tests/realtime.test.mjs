@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { get as httpGet } from 'node:http'
 import { createClient } from '@supabase/supabase-js'
-import { spawnFixtureGateway } from '../harness.mjs'
+import { spawnFixtureGateway, startGateway } from '../harness.mjs'
 import { ANA, BETO, signJwt, userToken } from '../support.mjs'
 
 const options = { auth: { persistSession: false, autoRefreshToken: false } }
@@ -183,6 +183,35 @@ test('private channels follow RLS policies on realtime.messages', async () => {
     body: '{}',
   })
   assert.equal(forbidden.status, 403)
+})
+
+test('a broadcast made on one gateway process reaches subscribers on another', async () => {
+  // A second process on the same database, as behind a load balancer.
+  const second = await startGateway({ DATABASE_URL: `${process.env.CIELO_TEST_CLUSTER_URL}${gateway.database}` })
+  try {
+    const onSecond = createClient(second.url, second.anonKey, options).channel('entre-procesos')
+    clients.push({ removeAllChannels: () => onSecond.unsubscribe() })
+    const got = []
+    onSecond.on('broadcast', { event: '*' }, (message) => got.push(message))
+    const sender = client().channel('entre-procesos')
+    await subscribe(onSecond)
+    await subscribe(sender)
+    const large = 'y'.repeat(20_000)
+    await sender.send({ type: 'broadcast', event: 'hola', payload: { n: 1 } })
+    await sender.send({ type: 'broadcast', event: 'grande', payload: { texto: large } })
+    const http = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: { apikey: gateway.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ messages: [{ topic: 'entre-procesos', event: 'http', payload: { n: 3 } }] }),
+    })
+    assert.equal(http.status, 202)
+    for (let i = 0; i < 200 && got.length < 3; i += 1) await wait(25)
+    await wait(300)
+    assert.deepEqual(got.map((message) => message.event), ['hola', 'grande', 'http'], 'each once, in order')
+    assert.equal(got[1].payload.texto, large)
+  } finally {
+    await second.stop()
+  }
 })
 
 test('presence: the state after joining, joins and leaves when a client goes', async () => {
