@@ -52,6 +52,8 @@ pub struct Settings {
     pub model_index_url: String,
     /// Longest text a model writes for one zone of a plan, in tokens (`AI_ZONE_MAX_TOKENS`).
     pub ai_zone_max_tokens: u32,
+    /// Where postgres_changes come from (`REALTIME_*`).
+    pub realtime: RealtimeSettings,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
     pub data_dir: PathBuf,
     /// Load the demo (a teacher with a filled week, an admin, a content creator; see
@@ -59,6 +61,15 @@ pub struct Settings {
     /// (`SEED_DEMO`, default true for local development; compose.yaml and the tests turn it
     /// off). The demo accounts share a published password: never enable it in production.
     pub seed_demo: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct RealtimeSettings {
+    /// The logical replication slot postgres_changes are read from (`None`: one named after
+    /// the database).
+    pub slot_name: Option<String>,
+    /// A slot further behind than this many megabytes is dropped.
+    pub slot_max_lag_mb: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -484,6 +495,15 @@ impl Settings {
         let model_index_url = ai::parse_model_index_url(&vars)?;
         let ai_zone_max_tokens =
             u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 200, 8192)?).unwrap_or(200);
+        let realtime = RealtimeSettings {
+            slot_name: parse_slot_name(vars.get(&var::REALTIME_SLOT_NAME))?,
+            slot_max_lag_mb: u32::try_from(vars.parse_within(
+                &var::REALTIME_SLOT_MAX_LAG_MB,
+                1024,
+                1024 * 1024,
+            )?)
+            .unwrap_or(1024),
+        };
 
         Ok(Settings {
             rest: RestSettings {
@@ -599,6 +619,7 @@ impl Settings {
             },
             model_index_url,
             ai_zone_max_tokens,
+            realtime,
             data_dir,
             seed_demo: vars.flag_or(&var::SEED_DEMO, true)?,
         })
@@ -777,6 +798,26 @@ fn parse_proxies(name: &'static str, raw: &str) -> Result<Vec<(String, Url)>, Co
             Ok((function.to_owned(), parse_url(name, url.trim())?))
         })
         .collect()
+}
+
+/// A replication slot's name: what PostgreSQL allows (lower-case letters, digits, `_`).
+fn parse_slot_name(raw: Option<String>) -> Result<Option<String>, ConfigError> {
+    let Some(name) = raw else {
+        return Ok(None);
+    };
+    let valid = !name.is_empty()
+        && name.len() <= 63
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_');
+    if valid {
+        Ok(Some(name))
+    } else {
+        Err(ConfigError {
+            name: var::REALTIME_SLOT_NAME.name(),
+            reason: format!("{name:?}: lower-case letters, digits and `_`, at most 63"),
+        })
+    }
 }
 
 fn parse_url(name: &'static str, raw: &str) -> Result<Url, ConfigError> {

@@ -1,5 +1,7 @@
 //! `GET /health`: is the gateway up and can it reach the database through the pool rest/v1
-//! requests run on (this worker's `authenticator` pool, [`crate::db::api_pool`])?
+//! requests run on (this worker's `authenticator` pool, [`crate::db::api_pool`])? It also
+//! reports where realtime's change capture stands (capturing, standby on another process,
+//! unavailable with the reason), which does not make the gateway unhealthy.
 
 use std::time::Duration;
 
@@ -9,6 +11,7 @@ use serde_json::json;
 
 use crate::db::api_pool::ApiPool;
 use crate::db::wire::Query;
+use crate::realtime_v1::RealtimeState;
 use crate::state::{AppState, VERSION};
 
 /// How long the database check may take before the stack is reported unhealthy.
@@ -18,8 +21,16 @@ const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 pub async fn gateway_health(
     state: web::Data<AppState>,
     pool: Option<web::Data<ApiPool>>,
+    realtime: Option<web::Data<RealtimeState>>,
 ) -> HttpResponse {
     let uptime = state.started_at.elapsed().as_secs();
+    let change_capture = realtime.map(|realtime| {
+        let (state, error) = realtime.capture.describe();
+        match error {
+            Some(error) => json!({ "state": state, "error": error }),
+            None => json!({ "state": state }),
+        }
+    });
     match check_database(pool.as_ref().map(|pool| pool.get_ref())).await {
         Ok(()) => HttpResponse::Ok()
             .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -27,6 +38,7 @@ pub async fn gateway_health(
                 "status": "ok",
                 "version": VERSION,
                 "database": "ok",
+                "realtime_change_capture": change_capture,
                 "uptime_seconds": uptime,
             })),
         Err(reason) => {

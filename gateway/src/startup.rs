@@ -157,10 +157,25 @@ impl Application {
             port,
             natives,
         ));
+        let hub = realtime::Hub::new();
+        let capture = realtime_v1::changes::start(
+            hub.clone(),
+            db.owner_config.clone(),
+            db.owner.clone(),
+            realtime_v1::changes::CaptureSettings {
+                slot: settings.realtime.slot_name.clone(),
+                max_lag_bytes: i64::from(settings.realtime.slot_max_lag_mb) * 1024 * 1024,
+            },
+        );
         let realtime = web::Data::new(realtime_v1::RealtimeState {
-            hub: realtime::Hub::new(),
+            hub,
             tokens: Arc::new(realtime_v1::GatewayTokens::new(keys.clone())),
             policies: Arc::new(realtime_v1::DatabasePolicies::new(db.owner.clone())),
+            changes: Arc::new(realtime_v1::changes::DatabaseChanges::new(
+                db.owner.clone(),
+                capture.clone(),
+            )),
+            capture: capture.clone(),
         });
         realtime_v1::database::start(
             realtime.hub.clone(),
@@ -179,6 +194,13 @@ impl Application {
             .is_err()
         {
             tracing::warn!("the realtime relay is not listening yet; continuing");
+        }
+        // Changes committed once the process reports ready are captured.
+        if tokio::time::timeout(std::time::Duration::from_secs(5), capture.settled())
+            .await
+            .is_err()
+        {
+            tracing::warn!("realtime change capture has not started yet; continuing");
         }
         let state = web::Data::new(AppState {
             settings,
@@ -309,6 +331,7 @@ pub async fn start_embedded_database(
         superuser_password: settings.database.password.clone(),
         bin_dir: settings.database.pg_bin_dir.clone(),
         fsync: true,
+        max_slot_wal_keep_mb: settings.realtime.slot_max_lag_mb,
     };
     Ok(Some(EmbeddedPostgres::start(&options).await?))
 }

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::{self, BroadcastPayload};
+use crate::changes::{ChangeListener, ChangeSource, parse_bindings};
 use crate::hub::{Delivery, Hub, Joining, room_key};
 use crate::policy::Policies;
 use crate::presence::MemberId;
@@ -151,6 +152,8 @@ struct Channel {
     presence_calls: Window,
     token: String,
     exp: i64,
+    /// Whether it is subscribed to postgres_changes.
+    listening: bool,
 }
 
 impl std::fmt::Debug for Connection {
@@ -168,6 +171,7 @@ pub struct Connection {
     hub: Arc<Hub>,
     authorizer: Arc<dyn Authorizer>,
     policies: Arc<dyn Policies>,
+    changes: Arc<dyn ChangeSource>,
     limits: Limits,
     /// The `apikey` the socket connected with: the token of joins that bring none.
     socket_token: String,
@@ -196,21 +200,14 @@ fn flag(value: &Value) -> bool {
     }
 }
 
-/// A binding's id: a stable hash of the entry as the client sent it, below 2^27 as Supabase's.
-fn binding_id(entry: &Value) -> u64 {
-    let text = entry.to_string();
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    });
-    hash % (1 << 27)
-}
-
 impl Connection {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         vsn: Vsn,
         hub: Arc<Hub>,
         authorizer: Arc<dyn Authorizer>,
         policies: Arc<dyn Policies>,
+        changes: Arc<dyn ChangeSource>,
         limits: Limits,
         socket_token: String,
         queue: UnboundedSender<Delivery>,
@@ -220,6 +217,7 @@ impl Connection {
             hub,
             authorizer,
             policies,
+            changes,
             limits,
             socket_token,
             queue,
@@ -380,38 +378,42 @@ impl Connection {
             },
             self.queue.clone(),
         );
-        let bindings: Vec<Value> = config["postgres_changes"]
+        let entries = config["postgres_changes"]
             .as_array()
-            .map(|entries| {
-                entries
-                    .iter()
-                    .filter_map(Value::as_object)
-                    .map(|entry| {
-                        let entry: Map<String, Value> = entry
-                            .iter()
-                            .filter(|(_, value)| !value.is_null())
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect();
-                        let mut with_id = entry.clone();
-                        with_id.insert("id".into(), json!(binding_id(&Value::Object(entry))));
-                        Value::Object(with_id)
-                    })
-                    .collect()
-            })
+            .map(Vec::as_slice)
             .unwrap_or_default();
-        out.push(reply(
-            message,
-            "ok",
-            json!({ "postgres_changes": bindings }),
-        ));
-        if !bindings.is_empty() {
-            out.push(system(
-                &message.topic,
-                &join_ref,
-                "postgres_changes",
-                "error",
-                "Unable to subscribe to changes: postgres_changes are not available on this server yet",
-            ));
+        let (echoed, bindings) = parse_bindings(entries);
+        out.push(reply(message, "ok", json!({ "postgres_changes": echoed })));
+        let mut listening = false;
+        if !echoed.is_empty() {
+            // After the reply, as Supabase subscribes: the system message says how it went.
+            let resolved = match bindings {
+                Ok(bindings) => self.changes.resolve(&bindings).await,
+                Err(error) => Err(error),
+            };
+            match resolved {
+                Ok(subscriptions) => {
+                    self.hub.listen(
+                        member,
+                        ChangeListener {
+                            queue: self.queue.clone(),
+                            topic: message.topic.clone(),
+                            join_ref: join_ref.clone(),
+                            claims: claims.clone(),
+                            subscriptions,
+                        },
+                    );
+                    listening = true;
+                    out.push(subscribed(&message.topic, &join_ref));
+                }
+                Err(error) => out.push(system(
+                    &message.topic,
+                    &join_ref,
+                    "postgres_changes",
+                    "error",
+                    &error,
+                )),
+            }
         }
         if presence {
             out.push(push(
@@ -441,6 +443,7 @@ impl Connection {
                 ),
                 token,
                 exp: claims.exp,
+                listening,
             },
         );
         out
@@ -606,11 +609,17 @@ impl Connection {
                         );
                     }
                 }
-                if let Some(channel) = self.channels.get_mut(&message.topic) {
-                    channel.token = token.to_owned();
-                    channel.exp = claims.exp;
-                    channel.claims = claims;
-                    channel.may_write.clear();
+                let Some(channel) = self.channels.get_mut(&message.topic) else {
+                    return Vec::new();
+                };
+                channel.token = token.to_owned();
+                channel.exp = claims.exp;
+                channel.claims = claims.clone();
+                channel.may_write.clear();
+                if channel.listening {
+                    // Resubscribed with the new claims, which Supabase announces again.
+                    self.hub.set_listener_claims(channel.member, claims);
+                    return vec![subscribed(&message.topic, &channel.join_ref)];
                 }
                 Vec::new()
             }
@@ -701,6 +710,16 @@ fn system(topic: &str, join_ref: &str, extension: &str, status: &str, text: &str
     )
 }
 
+fn subscribed(topic: &str, join_ref: &str) -> Outgoing {
+    system(
+        topic,
+        join_ref,
+        "postgres_changes",
+        "ok",
+        "Subscribed to PostgreSQL",
+    )
+}
+
 /// `phx_close` carries the join ref as both refs, so realtime-js accepts it.
 fn close_message(topic: &str, join_ref: &str) -> Outgoing {
     Outgoing::Message(Message {
@@ -775,6 +794,34 @@ mod tests {
         }
     }
 
+    /// Only `todos` is in the publication.
+    struct Tables;
+
+    impl ChangeSource for Tables {
+        fn resolve<'a>(
+            &'a self,
+            bindings: &'a [crate::changes::Binding],
+        ) -> PolicyFuture<'a, Result<Vec<crate::changes::Subscription>, String>> {
+            let resolved = bindings
+                .iter()
+                .map(|binding| {
+                    if binding.table.as_deref() == Some("todos") {
+                        Ok(crate::changes::Subscription {
+                            id: binding.id,
+                            event: binding.event,
+                            schema: binding.schema.clone(),
+                            table: binding.table.clone(),
+                            filters: Vec::new(),
+                        })
+                    } else {
+                        Err(format!("Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: {}", binding.describe()))
+                    }
+                })
+                .collect();
+            Box::pin(async move { resolved })
+        }
+    }
+
     fn run<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
             .build()
@@ -794,6 +841,7 @@ mod tests {
                 Arc::clone(hub),
                 Arc::new(Tokens),
                 Arc::new(Rooms),
+                Arc::new(Tables),
                 Limits::default(),
                 "valid:2000".into(),
                 queue,
@@ -839,6 +887,34 @@ mod tests {
         assert_eq!(bindings[1]["filter"], "id=eq.1");
         assert!(bindings[0]["id"].as_u64().unwrap() < 1 << 27);
         assert_ne!(bindings[0]["id"], bindings[1]["id"]);
+        assert_eq!(sent[1].event, "system");
+        assert_eq!(
+            sent[1].payload,
+            json!({"extension": "postgres_changes", "status": "ok", "message": "Subscribed to PostgreSQL", "channel": "room"})
+        );
+        assert_eq!(hub.listeners().len(), 1);
+        let out = join(
+            &mut conn,
+            "realtime:other",
+            json!({"config": {"postgres_changes": [{"event": "*", "schema": "public", "table": "notes"}]}}),
+        );
+        let sent = messages(&out);
+        assert_eq!(sent[1].payload["status"], "error");
+        assert_eq!(
+            sent[1].payload["message"],
+            "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: [event: *, schema: public, table: notes, filters: [], select: nil]"
+        );
+        assert_eq!(
+            hub.listeners().len(),
+            1,
+            "a refused subscription is not kept"
+        );
+        text(
+            &mut conn,
+            r#"["1","3","realtime:room","phx_leave",{}]"#,
+            1000,
+        );
+        assert!(hub.listeners().is_empty(), "leaving ends the subscription");
         let heartbeat = text(&mut conn, r#"[null,"7","phoenix","heartbeat",{}]"#, 1000);
         assert_eq!(
             messages(&heartbeat)[0].payload,
@@ -989,6 +1065,7 @@ mod tests {
             hub,
             Arc::new(Tokens),
             Arc::new(Rooms),
+            Arc::new(Tables),
             limits,
             "valid:2000".into(),
             queue,

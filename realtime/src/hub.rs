@@ -10,6 +10,8 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::BroadcastPayload;
+use crate::changes::ChangeListener;
+use crate::connection::Claims;
 use crate::presence::{MemberId, Presence};
 use crate::protocol::Message;
 
@@ -90,6 +92,8 @@ pub struct Relayed {
 #[derive(Default)]
 pub struct Hub {
     topics: Mutex<Topics>,
+    /// The channels subscribed to postgres_changes, by member.
+    listeners: Mutex<HashMap<MemberId, Arc<ChangeListener>>>,
     /// Where broadcasts made here go to reach the other processes, if there is a way.
     relay: OnceLock<UnboundedSender<Relayed>>,
 }
@@ -125,8 +129,36 @@ impl Hub {
         id
     }
 
-    /// Removes a channel: what it tracked leaves the topic's presence.
+    /// Subscribes a member to postgres_changes (replacing its earlier subscriptions).
+    pub fn listen(&self, member: MemberId, listener: ChangeListener) {
+        self.lock_listeners().insert(member, Arc::new(listener));
+    }
+
+    /// The listening member's new token (its changes are checked as these claims).
+    pub fn set_listener_claims(&self, member: MemberId, claims: Claims) {
+        let mut listeners = self.lock_listeners();
+        if let Some(listener) = listeners.get_mut(&member) {
+            let mut changed = (**listener).clone();
+            changed.claims = claims;
+            *listener = Arc::new(changed);
+        }
+    }
+
+    /// Every channel subscribed to postgres_changes here.
+    pub fn listeners(&self) -> Vec<Arc<ChangeListener>> {
+        self.lock_listeners().values().cloned().collect()
+    }
+
+    fn lock_listeners(&self) -> MutexGuard<'_, HashMap<MemberId, Arc<ChangeListener>>> {
+        self.listeners
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Removes a channel: what it tracked leaves the topic's presence, and its
+    /// postgres_changes end.
     pub fn leave(&self, topic: &str, member: MemberId) {
+        self.lock_listeners().remove(&member);
         let mut topics = self.lock();
         let Some(state) = topics.by_name.get_mut(topic) else {
             return;

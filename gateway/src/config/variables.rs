@@ -14,13 +14,14 @@ pub enum Group {
     RateLimits,
     Mail,
     Rest,
+    Realtime,
     Functions,
     Ai,
     Logging,
 }
 
 impl Group {
-    const ALL: [Group; 11] = [
+    const ALL: [Group; 12] = [
         Group::Api,
         Group::Database,
         Group::Keys,
@@ -29,6 +30,7 @@ impl Group {
         Group::RateLimits,
         Group::Mail,
         Group::Rest,
+        Group::Realtime,
         Group::Functions,
         Group::Ai,
         Group::Logging,
@@ -44,6 +46,7 @@ impl Group {
             Group::RateLimits => "auth/v1 rate limits",
             Group::Mail => "Mail",
             Group::Rest => "rest/v1",
+            Group::Realtime => "realtime/v1",
             Group::Functions => "functions/v1",
             Group::Ai => "AI generation",
             Group::Logging => "Logging",
@@ -321,6 +324,17 @@ variables! {
         MAILER_SUBJECTS_REAUTHENTICATION
             | GOTRUE_MAILER_SUBJECTS_REAUTHENTICATION: "built-in (es-CL)",
             "Subject of the reauthentication mail.";
+    }
+    Realtime {
+        REALTIME_SLOT_NAME: "`cielo_realtime_<database oid>`",
+            "Temporary logical replication slot postgres_changes are read from, made by the \
+             gateway process that captures changes (one per database; names are unique in a \
+             PostgreSQL cluster).";
+        REALTIME_SLOT_MAX_LAG_MB: "`1024`",
+            "A slot this far behind the database's WAL (megabytes) is dropped with an error in \
+             the log instead of filling the disk (a stuck capturing process's session is ended); \
+             the changes it held are not delivered. The embedded cluster also sets \
+             `max_slot_wal_keep_size` to it.";
     }
     Rest {
         PGRST_DB_SCHEMAS: "`public`",

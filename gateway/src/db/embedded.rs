@@ -47,6 +47,9 @@ pub struct EmbeddedOptions {
     pub bin_dir: Option<PathBuf>,
     /// Durable writes. Only tests turn this off, to make throwaway clusters fast.
     pub fsync: bool,
+    /// WAL a replication slot may hold back before PostgreSQL invalidates it, in megabytes
+    /// (realtime's slot limit).
+    pub max_slot_wal_keep_mb: u32,
 }
 
 /// Failures that stop the gateway from getting a database.
@@ -341,7 +344,12 @@ fn server_settings(options: &EmbeddedOptions, socket_dir: Option<&Path>) -> Vec<
         // Logical decoding feeds realtime's postgres_changes.
         ("wal_level", "logical".to_owned()),
         ("max_wal_senders", "10".to_owned()),
-        ("max_replication_slots", "10".to_owned()),
+        ("max_replication_slots", "64".to_owned()),
+        // A slot nobody reads (every gateway down) cannot fill the disk.
+        (
+            "max_slot_wal_keep_size",
+            format!("{}MB", options.max_slot_wal_keep_mb),
+        ),
         // Supabase's servers load pg_stat_statements, so query identifiers are computed
         // and `EXPLAIN (VERBOSE)` shows them.
         ("compute_query_id", "on".to_owned()),
@@ -728,10 +736,12 @@ mod tests {
             superuser_password: SecretString::from("p".to_owned()),
             bin_dir: None,
             fsync: true,
+            max_slot_wal_keep_mb: 1024,
         };
         let durable = server_settings(&options, None).join(" ");
         assert!(durable.contains("port=5999"));
         assert!(durable.contains("wal_level=logical"));
+        assert!(durable.contains("max_slot_wal_keep_size=1024MB"));
         assert!(!durable.contains("fsync=off"));
         options.fsync = false;
         assert!(
@@ -749,6 +759,7 @@ mod tests {
             superuser_password: SecretString::from("p".to_owned()),
             bin_dir: None,
             fsync: true,
+            max_slot_wal_keep_mb: 1024,
         };
         let with = server_settings(&options, Some(Path::new("/srv/a, b\"c/run")));
         assert!(with.contains(&"unix_socket_directories=\"/srv/a, b\"\"c/run\"".to_owned()));

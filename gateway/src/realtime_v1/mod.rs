@@ -2,10 +2,12 @@
 //! broadcast (`/realtime/v1/api/broadcast`). The channels' rules are the `realtime` crate's;
 //! here are the transport (the upgrade with its `apikey` checked first, frames in and out,
 //! the idle timeout), the one [`realtime::Hub`] of the process, broadcasts from the database
-//! ([`database`]), broadcasts between the processes on one database ([`relay`]), private
-//! channels' policies ([`policies`]), and tokens checked by the gateway's keys ([`tokens`]).
+//! ([`database`]), broadcasts between the processes on one database ([`relay`]),
+//! postgres_changes ([`changes`]), private channels' policies ([`policies`]), and tokens
+//! checked by the gateway's keys ([`tokens`]).
 
 mod broadcast_api;
+pub mod changes;
 pub mod database;
 mod policies;
 pub mod relay;
@@ -26,6 +28,8 @@ pub struct RealtimeState {
     pub hub: Arc<Hub>,
     pub tokens: Arc<GatewayTokens>,
     pub policies: Arc<DatabasePolicies>,
+    pub changes: Arc<changes::DatabaseChanges>,
+    pub capture: Arc<changes::CaptureStatus>,
 }
 
 pub fn routes(config: &mut web::ServiceConfig) {

@@ -85,14 +85,17 @@ fn decode(body: &Value) -> Option<Relayed> {
 async fn publish(node: Uuid, owner: Pool, mut to_publish: UnboundedReceiver<Relayed>) {
     while let Some(relayed) = to_publish.recv().await {
         let body = encode(node, &relayed);
-        if let Err(error) = notify(&owner, node, &body).await {
+        if let Err(error) = notify(&owner, CHANNEL, node, &body).await {
             tracing::warn!(%error, "could not relay a realtime broadcast to the other processes");
         }
     }
 }
 
-async fn notify(
+/// Publishes `body` on `channel` to the other processes: in the notification, or stored in
+/// `private.realtime_relay` and announced by its id when too large.
+pub(super) async fn notify(
     owner: &Pool,
+    channel: &str,
     node: Uuid,
     body: &Value,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -100,7 +103,7 @@ async fn notify(
     let text = body.to_string();
     if text.len() <= NOTIFY_LIMIT {
         client
-            .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &text])
+            .execute("SELECT pg_notify($1, $2)", &[&channel, &text])
             .await?;
     } else {
         let announcement = json!({ "node": node, "stored": Uuid::new_v4() });
@@ -116,7 +119,7 @@ async fn notify(
                 &[
                     &announcement["stored"].as_str().unwrap_or_default(),
                     &text,
-                    &CHANNEL,
+                    &channel,
                     &announcement.to_string(),
                 ],
             )
@@ -150,7 +153,8 @@ async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: Unbounded
     }
 }
 
-async fn read_stored(
+/// A relayed body that was stored because it was too large to notify.
+pub(super) async fn read_stored(
     owner: &Pool,
     id: &str,
 ) -> Result<Option<Value>, Box<dyn std::error::Error + Send + Sync>> {

@@ -70,6 +70,7 @@ pub async fn upgrade(
         realtime.hub.clone(),
         realtime.tokens.clone(),
         realtime.policies.clone(),
+        realtime.changes.clone(),
         Limits::default(),
         token,
         queue,

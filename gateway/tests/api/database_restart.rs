@@ -40,6 +40,7 @@ async fn durable_cluster(kind: &str) -> (EmbeddedOptions, EmbeddedPostgres, Stri
         // Durable, as a real server: the fast settings for tests acknowledge commits
         // before they reach the WAL, which a crash then loses.
         fsync: true,
+        max_slot_wal_keep_mb: 1024,
     };
     let _ = std::fs::remove_dir_all(&options.data_dir);
     let server = EmbeddedPostgres::start(&options).await.expect("start");

@@ -66,6 +66,7 @@ async fn start_cluster() -> TestCluster {
                 superuser_password: SecretString::from(SUPERUSER_PASSWORD.to_owned()),
                 bin_dir: None,
                 fsync: false,
+                max_slot_wal_keep_mb: 1024,
             })
             .await
             .expect("start the embedded test cluster");

@@ -20,7 +20,11 @@ before(async () => {
 })
 
 after(async () => {
-  for (const client of clients) await client.removeAllChannels()
+  // Closed sockets, so no reconnect timer keeps the test process alive.
+  for (const client of clients) {
+    await client.removeAllChannels()
+    client.realtime.disconnect()
+  }
   await gateway?.stop()
 })
 
@@ -189,8 +193,9 @@ test('a broadcast made on one gateway process reaches subscribers on another', a
   // A second process on the same database, as behind a load balancer.
   const second = await startGateway({ DATABASE_URL: `${process.env.CIELO_TEST_CLUSTER_URL}${gateway.database}` })
   try {
-    const onSecond = createClient(second.url, second.anonKey, options).channel('entre-procesos')
-    clients.push({ removeAllChannels: () => onSecond.unsubscribe() })
+    const secondClient = createClient(second.url, second.anonKey, options)
+    clients.push(secondClient)
+    const onSecond = secondClient.channel('entre-procesos')
     const got = []
     onSecond.on('broadcast', { event: '*' }, (message) => got.push(message))
     const sender = client().channel('entre-procesos')

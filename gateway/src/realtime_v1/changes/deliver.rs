@@ -1,0 +1,260 @@
+//! Delivery of captured changes to this process's subscribers, as Supabase decides it: a
+//! subscription takes a change when its event, table and filters match; an insert or update
+//! of a table with RLS reaches a subscriber only if its role and claims may SELECT the row
+//! (checked once per distinct role and claims, in one read-only transaction per batch); each
+//! role sees only the columns it may read. A channel gets one message per change, with the
+//! ids of its subscriptions that took it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use deadpool_postgres::Pool;
+use realtime::changes::{Change, ChangeKind, ChangeListener};
+use realtime::{Delivery, Hub, Message};
+use serde_json::{Map, Value, json};
+
+use crate::rest_v1::sql::fragment::ident;
+
+/// The roles a token may act as here (the owner could switch to any role).
+const API_ROLES: [&str; 3] = ["anon", "authenticated", "service_role"];
+/// How long a role's readable columns are trusted.
+const PRIVILEGES_TTL: Duration = Duration::from_secs(10);
+
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+/// A role and its claims: subscribers that share both see the same rows.
+type Viewer = (String, String);
+
+/// A role, a schema and a table: whose readable columns are known.
+type RoleTable = (String, String, String);
+
+struct Candidate {
+    change: usize,
+    listener: usize,
+    ids: Vec<u64>,
+}
+
+pub struct Deliverer {
+    hub: Arc<Hub>,
+    owner: Pool,
+    readable: HashMap<RoleTable, (Arc<HashSet<String>>, Instant)>,
+}
+
+/// Whether a change is checked against each viewer's RLS (deletes are not, as in Supabase).
+fn needs_rls(change: &Change) -> bool {
+    change.row_security && change.kind != ChangeKind::Delete && !change.primary_key.is_empty()
+}
+
+impl Deliverer {
+    pub fn new(hub: Arc<Hub>, owner: Pool) -> Self {
+        Self {
+            hub,
+            owner,
+            readable: HashMap::new(),
+        }
+    }
+
+    pub async fn deliver(&mut self, changes: &[Change]) {
+        let listeners = self.hub.listeners();
+        if listeners.is_empty() {
+            return;
+        }
+        let mut viewers: HashMap<Viewer, Vec<Candidate>> = HashMap::new();
+        for (index, change) in changes.iter().enumerate() {
+            for (at, listener) in listeners.iter().enumerate() {
+                if !API_ROLES.contains(&listener.claims.role.as_str()) {
+                    continue;
+                }
+                let mut ids: Vec<u64> = listener
+                    .subscriptions
+                    .iter()
+                    .filter(|subscription| subscription.wants(change))
+                    .map(|subscription| subscription.id)
+                    .collect();
+                ids.dedup();
+                if !ids.is_empty() {
+                    viewers
+                        .entry(viewer(listener))
+                        .or_default()
+                        .push(Candidate {
+                            change: index,
+                            listener: at,
+                            ids,
+                        });
+                }
+            }
+        }
+        if viewers.is_empty() {
+            return;
+        }
+        let visible = match self.visible_rows(changes, &viewers).await {
+            Ok(visible) => visible,
+            Err(error) => {
+                tracing::warn!(%error, "could not check realtime changes against RLS; not delivered");
+                return;
+            }
+        };
+        let mut data: HashMap<(usize, String), Value> = HashMap::new();
+        for (viewer, candidates) in &viewers {
+            for candidate in candidates {
+                let change = &changes[candidate.change];
+                if needs_rls(change)
+                    && !visible
+                        .get(viewer)
+                        .is_some_and(|rows| rows.contains(&candidate.change))
+                {
+                    continue;
+                }
+                let key = (candidate.change, viewer.0.clone());
+                if !data.contains_key(&key) {
+                    let readable = match self.readable_columns(&viewer.0, change).await {
+                        Ok(readable) => readable,
+                        Err(error) => {
+                            tracing::warn!(%error, "could not read column privileges for realtime");
+                            continue;
+                        }
+                    };
+                    data.insert(key.clone(), change.data_for(Some(&readable)));
+                }
+                let listener = &listeners[candidate.listener];
+                let _ = listener.queue.send(Delivery::Message(Message {
+                    join_ref: None,
+                    msg_ref: None,
+                    topic: listener.topic.clone(),
+                    event: "postgres_changes".into(),
+                    payload: json!({ "ids": candidate.ids, "data": data[&key] }),
+                }));
+            }
+        }
+    }
+
+    /// For each viewer, which of the changes needing RLS it may see: per viewer, its role
+    /// and claims are set and each table is asked which of the changed keys it shows.
+    async fn visible_rows(
+        &self,
+        changes: &[Change],
+        viewers: &HashMap<Viewer, Vec<Candidate>>,
+    ) -> Result<HashMap<Viewer, HashSet<usize>>, Failure> {
+        let mut visible = HashMap::new();
+        let checked: Vec<(&Viewer, Vec<usize>)> = viewers
+            .iter()
+            .map(|(viewer, candidates)| {
+                let mut indexes: Vec<usize> = candidates
+                    .iter()
+                    .map(|candidate| candidate.change)
+                    .filter(|index| needs_rls(&changes[*index]))
+                    .collect();
+                indexes.sort_unstable();
+                indexes.dedup();
+                (viewer, indexes)
+            })
+            .filter(|(_, indexes)| !indexes.is_empty())
+            .collect();
+        if checked.is_empty() {
+            return Ok(visible);
+        }
+        let mut client = self.owner.get().await?;
+        let transaction = client.build_transaction().read_only(true).start().await?;
+        for (viewer, indexes) in checked {
+            transaction
+                .execute(
+                    "SELECT set_config('request.jwt.claims', $1, true), \
+                            set_config('request.jwt.claim.role', $2, true), \
+                            set_config('request.jwt.claim.sub', coalesce($1::json->>'sub', ''), true), \
+                            set_config('role', $2, true)",
+                    &[&viewer.1, &viewer.0],
+                )
+                .await?;
+            let mut by_table: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+            for index in indexes {
+                let change = &changes[index];
+                by_table
+                    .entry((change.schema.as_str(), change.table.as_str()))
+                    .or_default()
+                    .push(index);
+            }
+            let seen: &mut HashSet<usize> = visible.entry(viewer.clone()).or_default();
+            for ((schema, table), indexes) in by_table {
+                let change = &changes[indexes[0]];
+                let keys: Vec<Value> = indexes
+                    .iter()
+                    .map(|index| {
+                        let record = changes[*index].record.as_ref();
+                        Value::Object(
+                            change
+                                .primary_key
+                                .iter()
+                                .map(|key| {
+                                    let value = record
+                                        .and_then(|record| record.get(key))
+                                        .cloned()
+                                        .unwrap_or(Value::Null);
+                                    (key.clone(), value)
+                                })
+                                .collect::<Map<String, Value>>(),
+                        )
+                    })
+                    .collect();
+                let qualified = format!("{}.{}", ident(schema), ident(table));
+                let matches = change
+                    .primary_key
+                    .iter()
+                    .map(|key| format!("t.{0} = k.{0}", ident(key)))
+                    .collect::<Vec<_>>()
+                    .join(" AND ");
+                let sql = format!(
+                    "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
+                     WHERE EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
+                     WHERE {matches})"
+                );
+                let rows = transaction
+                    .query(&sql, &[&Value::Array(keys).to_string()])
+                    .await?;
+                for row in rows {
+                    let at: i64 = row.get(0);
+                    if let Some(index) = usize::try_from(at).ok().and_then(|at| indexes.get(at)) {
+                        seen.insert(*index);
+                    }
+                }
+            }
+        }
+        transaction.rollback().await?;
+        Ok(visible)
+    }
+
+    /// The columns of the change's table that `role` may SELECT.
+    async fn readable_columns(
+        &mut self,
+        role: &str,
+        change: &Change,
+    ) -> Result<Arc<HashSet<String>>, Failure> {
+        let key = (role.to_owned(), change.schema.clone(), change.table.clone());
+        if let Some((columns, read_at)) = self.readable.get(&key)
+            && read_at.elapsed() < PRIVILEGES_TTL
+        {
+            return Ok(Arc::clone(columns));
+        }
+        let client = self.owner.get().await?;
+        let rows = client
+            .query(
+                "SELECT a.attname::text FROM pg_attribute a \
+                 WHERE a.attrelid = to_regclass(format('%I.%I', $2::text, $3::text)) \
+                   AND a.attnum > 0 AND NOT a.attisdropped \
+                   AND has_column_privilege($1::text, a.attrelid, a.attnum, 'SELECT')",
+                &[&role, &change.schema, &change.table],
+            )
+            .await?;
+        let columns: Arc<HashSet<String>> = Arc::new(rows.iter().map(|row| row.get(0)).collect());
+        self.readable
+            .insert(key, (Arc::clone(&columns), Instant::now()));
+        Ok(columns)
+    }
+}
+
+fn viewer(listener: &ChangeListener) -> Viewer {
+    (
+        listener.claims.role.clone(),
+        listener.claims.all.to_string(),
+    )
+}

@@ -1,0 +1,108 @@
+//! postgres_changes: changes captured from the database's logical replication slot by one
+//! process ([`capture`], decoding [`pgoutput`], values per [`values`]), relayed to the other
+//! processes on `NOTIFY cielo_realtime_changes`, and delivered by each process to its own
+//! subscribers under their RLS ([`deliver`]); channels subscribe through [`subscribe`];
+//! [`status`] is the capture's state for `/health`.
+
+mod capture;
+mod deliver;
+mod pgoutput;
+mod status;
+mod subscribe;
+mod values;
+
+use std::sync::Arc;
+
+use deadpool_postgres::Pool;
+use realtime::Hub;
+use realtime::changes::Change;
+use serde_json::{Value, json};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use uuid::Uuid;
+
+use crate::db::notifications::{Event, listen_forever};
+
+pub use capture::CaptureSettings;
+pub use status::{CaptureState, CaptureStatus};
+pub use subscribe::DatabaseChanges;
+
+use super::relay::{notify, read_stored};
+use deliver::Deliverer;
+
+const CHANNEL: &str = "cielo_realtime_changes";
+
+/// Starts capturing (or standing by) and delivering; answers the capture's status.
+pub fn start(
+    hub: Arc<Hub>,
+    config: tokio_postgres::Config,
+    owner: Pool,
+    settings: CaptureSettings,
+) -> Arc<CaptureStatus> {
+    let status = Arc::new(CaptureStatus::default());
+    let node = Uuid::new_v4();
+    let (captured, batches) = unbounded_channel();
+    tokio::spawn(capture::run(
+        config.clone(),
+        settings,
+        Arc::clone(&status),
+        captured,
+    ));
+    let (relayed, arrivals) = unbounded_channel();
+    tokio::spawn(listen_forever(
+        config,
+        CHANNEL,
+        "realtime changes",
+        move |event| {
+            if let Event::Notification(payload) = event {
+                let _ = relayed.send(payload.to_owned());
+            }
+        },
+    ));
+    tokio::spawn(run_delivery(node, hub, owner, batches, arrivals));
+    status
+}
+
+/// One task delivers, in order: batches captured here (also relayed to the others) and
+/// batches the capturing process relayed.
+async fn run_delivery(
+    node: Uuid,
+    hub: Arc<Hub>,
+    owner: Pool,
+    mut batches: UnboundedReceiver<Vec<Change>>,
+    mut arrivals: UnboundedReceiver<String>,
+) {
+    let me = node.to_string();
+    let mut deliverer = Deliverer::new(hub, owner.clone());
+    loop {
+        tokio::select! {
+            Some(changes) = batches.recv() => {
+                let body = json!({ "node": node, "changes": changes });
+                if let Err(error) = notify(&owner, CHANNEL, node, &body).await {
+                    tracing::warn!(%error, "could not relay captured changes to the other processes");
+                }
+                deliverer.deliver(&changes).await;
+            }
+            Some(text) = arrivals.recv() => {
+                let Ok(mut body) = serde_json::from_str::<Value>(&text) else { continue };
+                if body["node"].as_str() == Some(me.as_str()) {
+                    continue;
+                }
+                if let Some(stored) = body["stored"].as_str() {
+                    match read_stored(&owner, stored).await {
+                        Ok(Some(found)) => body = found,
+                        Ok(None) => continue,
+                        Err(error) => {
+                            tracing::warn!(%error, "could not read relayed changes");
+                            continue;
+                        }
+                    }
+                }
+                match serde_json::from_value::<Vec<Change>>(body["changes"].take()) {
+                    Ok(changes) => deliverer.deliver(&changes).await,
+                    Err(error) => tracing::warn!(%error, "relayed changes could not be read"),
+                }
+            }
+            else => break,
+        }
+    }
+}
