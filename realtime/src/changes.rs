@@ -189,14 +189,22 @@ pub struct ChangeListener {
     pub subscriptions: Vec<Subscription>,
 }
 
+/// Why bindings were not subscribed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubscribeError {
+    /// Told in the `postgres_changes` system message; the channel stays joined.
+    Refused(String),
+    /// The database cannot be reached: the join is refused (realtime-js tries again).
+    Unavailable,
+}
+
 /// Turns bindings into subscriptions: the tables must be in the `supabase_realtime`
-/// publication and the filters' columns and values must fit. The error is the text of the
-/// `postgres_changes` system message.
+/// publication and the filters' columns and values must fit.
 pub trait ChangeSource: Send + Sync {
     fn resolve<'a>(
         &'a self,
         bindings: &'a [Binding],
-    ) -> PolicyFuture<'a, Result<Vec<Subscription>, String>>;
+    ) -> PolicyFuture<'a, Result<Vec<Subscription>, SubscribeError>>;
 }
 
 /// A column of a changed table: its name and `pg_type.typname`.

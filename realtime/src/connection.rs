@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::{self, BroadcastPayload};
-use crate::changes::{ChangeListener, ChangeSource, parse_bindings};
+use crate::changes::{ChangeListener, ChangeSource, SubscribeError, parse_bindings};
 use crate::hub::{Delivery, Hub, Joining, room_key};
 use crate::policy::Policies;
 use crate::presence::MemberId;
@@ -367,6 +367,26 @@ impl Connection {
             .clone()
             .or_else(|| message.msg_ref.clone())
             .unwrap_or_default();
+        let entries = config["postgres_changes"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let (echoed, bindings) = parse_bindings(entries);
+        // Subscribed before the reply, as the reply tells the client it may count on them.
+        let resolution = if echoed.is_empty() {
+            None
+        } else {
+            Some(match bindings {
+                Ok(bindings) => self.changes.resolve(&bindings).await,
+                Err(error) => Err(SubscribeError::Refused(error)),
+            })
+        };
+        if resolution == Some(Err(SubscribeError::Unavailable)) {
+            out.extend(refuse(
+                "UnableToConnectToProject: Realtime was unable to connect to the project database",
+            ));
+            return out;
+        }
         let room = room_key(&message.topic, private);
         let member = self.hub.join(
             &Joining {
@@ -378,19 +398,10 @@ impl Connection {
             },
             self.queue.clone(),
         );
-        let entries = config["postgres_changes"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let (echoed, bindings) = parse_bindings(entries);
         out.push(reply(message, "ok", json!({ "postgres_changes": echoed })));
         let mut listening = false;
-        if !echoed.is_empty() {
-            // After the reply, as Supabase subscribes: the system message says how it went.
-            let resolved = match bindings {
-                Ok(bindings) => self.changes.resolve(&bindings).await,
-                Err(error) => Err(error),
-            };
+        if let Some(resolved) = resolution {
+            // After the reply, as Supabase sends it: the system message says how it went.
             match resolved {
                 Ok(subscriptions) => {
                     self.hub.listen(
@@ -406,13 +417,14 @@ impl Connection {
                     listening = true;
                     out.push(subscribed(&message.topic, &join_ref));
                 }
-                Err(error) => out.push(system(
+                Err(SubscribeError::Refused(error)) => out.push(system(
                     &message.topic,
                     &join_ref,
                     "postgres_changes",
                     "error",
                     &error,
                 )),
+                Err(SubscribeError::Unavailable) => {}
             }
         }
         if presence {
@@ -801,7 +813,7 @@ mod tests {
         fn resolve<'a>(
             &'a self,
             bindings: &'a [crate::changes::Binding],
-        ) -> PolicyFuture<'a, Result<Vec<crate::changes::Subscription>, String>> {
+        ) -> PolicyFuture<'a, Result<Vec<crate::changes::Subscription>, SubscribeError>> {
             let resolved = bindings
                 .iter()
                 .map(|binding| {
@@ -814,7 +826,7 @@ mod tests {
                             filters: Vec::new(),
                         })
                     } else {
-                        Err(format!("Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: {}", binding.describe()))
+                        Err(SubscribeError::Refused(format!("Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: {}", binding.describe())))
                     }
                 })
                 .collect();

@@ -149,6 +149,43 @@ impl Hub {
         self.lock_listeners().values().cloned().collect()
     }
 
+    /// Ends every postgres_changes subscription with a `system` error and `phx_error`, as a
+    /// Supabase channel fails when its database connection does: realtime-js rejoins, which
+    /// subscribes again. Answers how many channels were told.
+    pub fn fail_listeners(&self, reason: &str) -> usize {
+        let failed: Vec<Arc<ChangeListener>> = self
+            .lock_listeners()
+            .drain()
+            .map(|(_, listener)| listener)
+            .collect();
+        for listener in &failed {
+            let channel = listener
+                .topic
+                .strip_prefix("realtime:")
+                .unwrap_or(&listener.topic);
+            let message = |event: &str, msg_ref: Option<String>, payload: Value| {
+                Delivery::Message(Message {
+                    join_ref: Some(listener.join_ref.clone()),
+                    msg_ref,
+                    topic: listener.topic.clone(),
+                    event: event.to_owned(),
+                    payload,
+                })
+            };
+            let _ = listener.queue.send(message(
+                "system",
+                None,
+                json!({ "extension": "postgres_changes", "status": "error", "message": reason, "channel": channel }),
+            ));
+            let _ = listener.queue.send(message(
+                "phx_error",
+                Some(listener.join_ref.clone()),
+                json!({}),
+            ));
+        }
+        failed.len()
+    }
+
     fn lock_listeners(&self) -> MutexGuard<'_, HashMap<MemberId, Arc<ChangeListener>>> {
         self.listeners
             .lock()

@@ -15,7 +15,7 @@ pub mod policy;
 pub mod presence;
 pub mod protocol;
 
-pub use changes::{Change, ChangeListener, ChangeSource};
+pub use changes::{Change, ChangeListener, ChangeSource, SubscribeError};
 pub use connection::{Authorizer, Claims, Connection, Frame, Limits, Outgoing, TokenRefusal};
 pub use hub::{Delivery, Hub, Relayed, room_key};
 pub use policy::{Policies, PolicyFuture, ReadAccess};

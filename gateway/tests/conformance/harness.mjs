@@ -133,6 +133,26 @@ export async function startGateway(env, { timeoutMs = 120_000 } = {}) {
 }
 
 /**
+ * Drops a test database from under its running gateway. `WITH (FORCE)` does not end a
+ * session holding a replication slot, so realtime's change capture is ended first (it comes
+ * back within a second: retried).
+ */
+export async function dropDatabase(database) {
+  await withAdmin('postgres', async (admin) => {
+    for (let attempt = 0; ; attempt += 1) {
+      await admin.query('SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = $1 AND active_pid IS NOT NULL', [database])
+      try {
+        await admin.query(`DROP DATABASE ${database} WITH (FORCE)`)
+        return
+      } catch (error) {
+        if (error.code !== '55006' || attempt >= 20) throw error
+        await new Promise((done) => setTimeout(done, 50))
+      }
+    }
+  })
+}
+
+/**
  * Runs SQL as the cluster's superuser on `database`; `searchPath` sets the session's
  * search_path (unqualified names).
  */

@@ -63,34 +63,47 @@ struct Session {
 
 /// Captures forever: connects, waits for the lock, reads the slot; after a failure it
 /// starts again with back-off.
+/// What capture hands to delivery.
+#[derive(Debug)]
+pub enum Captured {
+    Changes(Vec<Change>),
+    /// The connection to the database was lost (PostgreSQL restarting, a network cut):
+    /// changes committed until capture is back are not seen.
+    Lost,
+}
+
 pub async fn run(
     config: tokio_postgres::Config,
     settings: CaptureSettings,
     status: Arc<CaptureStatus>,
-    sink: UnboundedSender<Vec<Change>>,
+    sink: UnboundedSender<Captured>,
 ) {
-    let mut backoff = Duration::from_secs(1);
+    let mut failures = 0_u32;
     loop {
         let started = Instant::now();
-        match session(&config, &settings, &status, &sink).await {
-            Ok(()) => {}
+        let pause = match session(&config, &settings, &status, &sink).await {
+            Ok(()) => Duration::from_secs(1),
             Err(Stop::Unavailable(reason)) => {
                 tracing::error!(%reason, "realtime change capture is unavailable; postgres_changes are off");
                 status.set(CaptureState::Unavailable(reason));
-                backoff = Duration::from_secs(60);
+                Duration::from_secs(60)
             }
             Err(Stop::Failed(error)) => {
                 tracing::warn!(%error, "realtime change capture stopped; starting again");
-                if status.get() == CaptureState::Capturing {
-                    status.set(CaptureState::Starting);
+                let was = status.get();
+                status.set(CaptureState::Starting);
+                if matches!(was, CaptureState::Capturing | CaptureState::Standby) {
+                    let _ = sink.send(Captured::Lost);
                 }
+                if started.elapsed() > Duration::from_secs(60) {
+                    failures = 0;
+                }
+                failures += 1;
+                // Soon again: subscribers wait for capture when they rejoin.
+                Duration::from_millis(250 * u64::from(failures.min(20)))
             }
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            backoff = Duration::from_secs(1);
-        }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(Duration::from_secs(60));
+        };
+        tokio::time::sleep(pause).await;
     }
 }
 
@@ -110,7 +123,7 @@ async fn session(
     config: &tokio_postgres::Config,
     settings: &CaptureSettings,
     status: &CaptureStatus,
-    sink: &UnboundedSender<Vec<Change>>,
+    sink: &UnboundedSender<Captured>,
 ) -> Result<(), Stop> {
     let (client, connection) = config.connect(tokio_postgres::NoTls).await?;
     tokio::spawn(connection);
@@ -156,7 +169,11 @@ async fn session(
         if held {
             break;
         }
-        status.set(CaptureState::Standby);
+        // Standing by once the holder's slot is there: changes committed from now on
+        // are captured.
+        if session.holder_capturing().await? {
+            status.set(CaptureState::Standby);
+        }
         if waited.is_multiple_of(15) {
             session.end_stuck_holder().await?;
         }
@@ -170,7 +187,7 @@ async fn session(
     loop {
         let (changes, full) = session.poll().await?;
         if !changes.is_empty() {
-            let _ = sink.send(changes);
+            let _ = sink.send(Captured::Changes(changes));
         }
         if last_report.elapsed() >= LAG_REPORT_INTERVAL {
             last_report = Instant::now();
@@ -226,6 +243,18 @@ impl Session {
                 ))
             })?;
         Ok(())
+    }
+
+    /// Whether the lock's holder has its slot (it is active while its session lives).
+    async fn holder_capturing(&self) -> Result<bool, Failure> {
+        Ok(self
+            .client
+            .query_opt(
+                "SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active",
+                &[&self.slot],
+            )
+            .await?
+            .is_some())
     }
 
     /// The slot's lag behind the server's WAL, and whether PostgreSQL lost it.

@@ -27,9 +27,12 @@ pub use status::{CaptureState, CaptureStatus};
 pub use subscribe::DatabaseChanges;
 
 use super::relay::{notify, read_stored};
+use capture::Captured;
 use deliver::Deliverer;
 
 const CHANNEL: &str = "cielo_realtime_changes";
+/// What subscribed channels are told when the database connection is lost.
+pub const LOST_MESSAGE: &str = "Realtime was unable to connect to the project database";
 
 /// Starts capturing (or standing by) and delivering; answers the capture's status.
 pub fn start(
@@ -68,14 +71,24 @@ async fn run_delivery(
     node: Uuid,
     hub: Arc<Hub>,
     owner: Pool,
-    mut batches: UnboundedReceiver<Vec<Change>>,
+    mut batches: UnboundedReceiver<Captured>,
     mut arrivals: UnboundedReceiver<String>,
 ) {
     let me = node.to_string();
-    let mut deliverer = Deliverer::new(hub, owner.clone());
+    let mut deliverer = Deliverer::new(Arc::clone(&hub), owner.clone());
     loop {
         tokio::select! {
-            Some(changes) = batches.recv() => {
+            Some(captured) = batches.recv() => {
+                let changes = match captured {
+                    Captured::Changes(changes) => changes,
+                    Captured::Lost => {
+                        // As Supabase's channels fail with their database connection: the
+                        // clients rejoin, and subscribe again once capture is back.
+                        let errored = hub.fail_listeners(LOST_MESSAGE);
+                        tracing::warn!(channels = errored, "realtime change capture lost the database; subscribed channels told to rejoin");
+                        continue;
+                    }
+                };
                 let body = json!({ "node": node, "changes": changes });
                 if let Err(error) = notify(&owner, CHANNEL, node, &body).await {
                     tracing::warn!(%error, "could not relay captured changes to the other processes");

@@ -7,10 +7,15 @@ use std::sync::Arc;
 
 use deadpool_postgres::Pool;
 use realtime::PolicyFuture;
-use realtime::changes::{Binding, ChangeSource, Filter, Subscription};
+use realtime::changes::{Binding, ChangeSource, Filter, SubscribeError, Subscription};
+
+use std::time::Duration;
 
 use super::capture::{PUBLICATION, database_message};
 use super::status::{CaptureState, CaptureStatus};
+
+/// The longest a subscription waits for capture to start.
+const SETTLE_TIMEOUT: Duration = Duration::from_secs(8);
 
 #[derive(Clone)]
 pub struct DatabaseChanges {
@@ -32,17 +37,34 @@ impl DatabaseChanges {
         Self { owner, status }
     }
 
-    async fn resolve_all(&self, bindings: &[Binding]) -> Result<Vec<Subscription>, String> {
-        if let CaptureState::Unavailable(reason) = self.status.get() {
-            return Err(format!(
-                "Unable to subscribe to changes: change capture is unavailable on this server ({reason})"
-            ));
-        }
-        let client = self
-            .owner
-            .get()
+    async fn resolve_all(&self, bindings: &[Binding]) -> Result<Vec<Subscription>, SubscribeError> {
+        self.resolve_with_database(bindings)
             .await
-            .map_err(|_| "Realtime was unable to connect to the project database".to_owned())?;
+            .map_err(|failure| match failure {
+                Failure::Refused(message) => SubscribeError::Refused(message),
+                Failure::Unavailable => SubscribeError::Unavailable,
+            })
+    }
+
+    async fn resolve_with_database(
+        &self,
+        bindings: &[Binding],
+    ) -> Result<Vec<Subscription>, Failure> {
+        // Capture starting again (the database restarting): wait for it, so that what is
+        // committed once the channel is subscribed reaches it.
+        if self.status.get() == CaptureState::Starting
+            && tokio::time::timeout(SETTLE_TIMEOUT, self.status.settled())
+                .await
+                .is_err()
+        {
+            return Err(Failure::Unavailable);
+        }
+        if let CaptureState::Unavailable(reason) = self.status.get() {
+            return Err(Failure::Refused(format!(
+                "Unable to subscribe to changes: change capture is unavailable on this server ({reason})"
+            )));
+        }
+        let client = self.owner.get().await.map_err(|_| Failure::Unavailable)?;
         let mut subscriptions = Vec::with_capacity(bindings.len());
         for binding in bindings {
             let table = binding.table.as_deref();
@@ -56,10 +78,10 @@ impl DatabaseChanges {
                 .await
                 .map_err(|error| exception(binding, &error))?;
             if published.is_empty() {
-                return Err(format!(
+                return Err(Failure::Refused(format!(
                     "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: {}",
                     binding.describe()
-                ));
+                )));
             }
             let mut filters = Vec::with_capacity(binding.filters.len());
             for spec in &binding.filters {
@@ -97,8 +119,17 @@ impl DatabaseChanges {
     }
 }
 
-/// Supabase's message for a subscription the database refused.
-fn exception(binding: &Binding, error: &tokio_postgres::Error) -> String {
+enum Failure {
+    Refused(String),
+    Unavailable,
+}
+
+/// Supabase's message for a subscription the database refused; a lost connection is the
+/// database being unavailable.
+fn exception(binding: &Binding, error: &tokio_postgres::Error) -> Failure {
+    if error.is_closed() || error.as_db_error().is_none() {
+        return Failure::Unavailable;
+    }
     let code = error.code().map_or("", |code| code.code());
     let condition = match code {
         "P0001" => " (raise_exception)",
@@ -108,18 +139,18 @@ fn exception(binding: &Binding, error: &tokio_postgres::Error) -> String {
         "22003" => " (numeric_value_out_of_range)",
         _ => "",
     };
-    format!(
+    Failure::Refused(format!(
         "Unable to subscribe to changes with given parameters. An exception happened so please check your connect parameters: {}. Exception: ERROR {code}{condition} {}",
         binding.describe(),
         database_message(error)
-    )
+    ))
 }
 
 impl ChangeSource for DatabaseChanges {
     fn resolve<'a>(
         &'a self,
         bindings: &'a [Binding],
-    ) -> PolicyFuture<'a, Result<Vec<Subscription>, String>> {
+    ) -> PolicyFuture<'a, Result<Vec<Subscription>, SubscribeError>> {
         Box::pin(self.resolve_all(bindings))
     }
 }

@@ -1,12 +1,16 @@
 // supabase-js `postgres_changes` against realtime/v1: changes made through rest/v1 arrive with
 // Supabase's payload, only to subscribers whose RLS lets them see the row; filters; refusals
 // worded as Supabase's; the change capture taken over by a second gateway process when the
-// first one dies.
+// first one dies; PostgreSQL restarting under subscribed channels.
 
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createClient } from '@supabase/supabase-js'
-import { spawnFixtureGateway, startGateway } from '../harness.mjs'
+import pg from 'pg'
+import { freePort, spawnFixtureGateway, startGateway } from '../harness.mjs'
 import { ANA, BETO, userToken, waitForTable } from '../support.mjs'
 
 const options = { auth: { persistSession: false, autoRefreshToken: false }, db: { schema: 'fixture' } }
@@ -232,5 +236,55 @@ test('a second gateway process stands by, delivers what the first captures, and 
   } finally {
     await second.stop()
     await third.stop()
+  }
+})
+
+test('PostgreSQL restarting: channels are told, rejoin by themselves, and get what is committed after', async () => {
+  // One gateway owns a cluster (its embedded one); another serves the same database. Stopping
+  // and starting the owner restarts PostgreSQL under the second one.
+  const dataDir = mkdtempSync(join(tmpdir(), 'cielo-restart-'))
+  const dbPort = String(await freePort())
+  let owner = await startGateway({ DATA_DIR: dataDir, DB_PORT: dbPort })
+  const served = await startGateway({ DATABASE_URL: owner.dbUrl })
+  const sql = async (text) => {
+    const connection = new pg.Client({ connectionString: owner.dbUrl })
+    await connection.connect()
+    try {
+      await connection.query(text)
+    } finally {
+      await connection.end()
+    }
+  }
+  try {
+    await sql(`CREATE TABLE public.lecturas (id serial PRIMARY KEY, body text);
+      GRANT SELECT ON public.lecturas TO anon;
+      ALTER PUBLICATION supabase_realtime ADD TABLE public.lecturas;`)
+    const supabase = createClient(served.url, served.anonKey, { auth: { persistSession: false, autoRefreshToken: false } })
+    clients.push(supabase)
+    const channel = supabase.channel('lecturas')
+    const got = collect(channel, { event: 'INSERT', schema: 'public', table: 'lecturas' })
+    const statuses = []
+    const system = []
+    channel.on('system', {}, (message) => system.push(message))
+    channel.subscribe((status) => statuses.push(status))
+    await until(() => statuses.includes('SUBSCRIBED'), 'subscribed')
+    await sql(`INSERT INTO public.lecturas (body) VALUES ('antes')`)
+    await until(() => got.length === 1, 'a change before the restart')
+
+    await owner.stop()
+    await until(() => statuses.includes('CHANNEL_ERROR'), `the channel errs (${statuses})`, 10_000)
+    assert.ok(
+      system.some((message) => message.status === 'error' && message.message === 'Realtime was unable to connect to the project database'),
+      JSON.stringify(system),
+    )
+    owner = await startGateway({ DATA_DIR: dataDir, DB_PORT: dbPort })
+    await until(() => statuses.lastIndexOf('SUBSCRIBED') > statuses.indexOf('CHANNEL_ERROR'), `rejoined (${statuses})`, 30_000)
+    await sql(`INSERT INTO public.lecturas (body) VALUES ('después')`)
+    await until(() => got.length === 2, 'a change after the rejoin', 10_000)
+    assert.deepEqual(got.map((change) => change.new.body), ['antes', 'después'])
+  } finally {
+    await served.stop()
+    await owner.stop()
+    rmSync(dataDir, { recursive: true, force: true })
   }
 })

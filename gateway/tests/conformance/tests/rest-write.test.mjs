@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createClient } from '@supabase/supabase-js'
-import { spawnFixtureGateway, withAdmin } from '../harness.mjs'
+import { dropDatabase, spawnFixtureGateway } from '../harness.mjs'
 import {
   ANA,
   BETO,
@@ -1334,7 +1334,7 @@ describe('gateway limits and hooks', () => {
     const other = await spawnFixtureGateway()
     try {
       // Take the database away from under the running gateway.
-      await withAdmin('postgres', (admin) => admin.query(`DROP DATABASE ${other.database} WITH (FORCE)`))
+      await dropDatabase(other.database)
       const attempts = []
       const client = createClient(other.url, other.anonKey, {
         auth: { persistSession: false, autoRefreshToken: false },
