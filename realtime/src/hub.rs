@@ -69,6 +69,9 @@ pub struct Joining<'a> {
 struct Topics {
     by_name: HashMap<String, Topic>,
     next_member: MemberId,
+    /// Members of other processes that track presence here, by their process and id: the
+    /// id they have here and their room.
+    remote: HashMap<(String, MemberId), (MemberId, String)>,
 }
 
 impl std::fmt::Debug for Hub {
@@ -88,6 +91,22 @@ pub struct Relayed {
     pub payload: BroadcastPayload,
 }
 
+/// A presence change made on this process, for the other processes serving the project.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresenceRelayed {
+    Track {
+        room: String,
+        topic: String,
+        member: MemberId,
+        key: String,
+        payload: Map<String, Value>,
+    },
+    Untrack {
+        room: String,
+        member: MemberId,
+    },
+}
+
 /// Every topic of this process.
 #[derive(Default)]
 pub struct Hub {
@@ -96,6 +115,8 @@ pub struct Hub {
     listeners: Mutex<HashMap<MemberId, Arc<ChangeListener>>>,
     /// Where broadcasts made here go to reach the other processes, if there is a way.
     relay: OnceLock<UnboundedSender<Relayed>>,
+    /// Where presence changes made here go to reach the other processes.
+    presence_relay: OnceLock<UnboundedSender<PresenceRelayed>>,
 }
 
 impl Hub {
@@ -204,10 +225,108 @@ impl Hub {
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
             announce(state, &diff.to_json());
+            self.relay_presence(PresenceRelayed::Untrack {
+                room: topic.to_owned(),
+                member,
+            });
         }
         if state.members.is_empty() && state.presence.is_empty() {
             topics.by_name.remove(topic);
         }
+    }
+
+    /// Sends this process's presence changes to `relay` too, for the other processes.
+    pub fn set_presence_relay(&self, relay: UnboundedSender<PresenceRelayed>) {
+        let _ = self.presence_relay.set(relay);
+    }
+
+    fn relay_presence(&self, change: PresenceRelayed) {
+        if let Some(relay) = self.presence_relay.get() {
+            let _ = relay.send(change);
+        }
+    }
+
+    /// A presence change another process made (`node` names it): its member is tracked here
+    /// under an id of this process, so this process's members see it like their own.
+    pub fn apply_remote_presence(&self, node: &str, change: PresenceRelayed) {
+        let mut topics = self.lock();
+        match change {
+            PresenceRelayed::Track {
+                room,
+                topic,
+                member,
+                key,
+                payload,
+            } => {
+                let known = topics.remote.get(&(node.to_owned(), member)).cloned();
+                let alias = match known {
+                    Some((alias, _)) => alias,
+                    None => {
+                        topics.next_member += 1;
+                        let alias = topics.next_member;
+                        topics
+                            .remote
+                            .insert((node.to_owned(), member), (alias, room.clone()));
+                        alias
+                    }
+                };
+                let state = topics.by_name.entry(room).or_default();
+                if state.wire.is_empty() {
+                    state.wire = topic;
+                }
+                let diff = state.presence.track(alias, &key, payload);
+                if !diff.is_empty() {
+                    announce(state, &diff.to_json());
+                }
+            }
+            PresenceRelayed::Untrack { member, .. } => {
+                if let Some((alias, room)) = topics.remote.remove(&(node.to_owned(), member)) {
+                    untrack_alias(&mut topics, &room, alias);
+                }
+            }
+        }
+    }
+
+    /// Another process is gone: what its members tracked leaves.
+    pub fn forget_node(&self, node: &str) {
+        let mut topics = self.lock();
+        let gone: Vec<(String, MemberId)> = topics
+            .remote
+            .keys()
+            .filter(|(owner, _)| owner == node)
+            .cloned()
+            .collect();
+        for key in gone {
+            if let Some((alias, room)) = topics.remote.remove(&key) {
+                untrack_alias(&mut topics, &room, alias);
+            }
+        }
+    }
+
+    /// What this process's own members track, for a process that asks for it (one that
+    /// just started).
+    pub fn local_presence(&self) -> Vec<PresenceRelayed> {
+        let topics = self.lock();
+        let aliases: std::collections::HashSet<MemberId> =
+            topics.remote.values().map(|(alias, _)| *alias).collect();
+        topics
+            .by_name
+            .iter()
+            .flat_map(|(room, state)| {
+                state
+                    .presence
+                    .tracked()
+                    .into_iter()
+                    .filter(|(member, _, _)| !aliases.contains(member))
+                    .map(|(member, key, payload)| PresenceRelayed::Track {
+                        room: room.clone(),
+                        topic: state.wire.clone(),
+                        member,
+                        key,
+                        payload,
+                    })
+            })
+            .collect()
     }
 
     /// Sends this process's broadcasts to `relay` too, for the other processes.
@@ -288,9 +407,18 @@ impl Hub {
         let Some(state) = topics.by_name.get_mut(topic) else {
             return;
         };
-        let diff = state.presence.track(member, key, payload);
+        let diff = state.presence.track(member, key, payload.clone());
         if !diff.is_empty() {
             announce(state, &diff.to_json());
+            let change = PresenceRelayed::Track {
+                room: topic.to_owned(),
+                topic: state.wire.clone(),
+                member,
+                key: key.to_owned(),
+                payload,
+            };
+            drop(topics);
+            self.relay_presence(change);
         }
     }
 
@@ -302,7 +430,26 @@ impl Hub {
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
             announce(state, &diff.to_json());
+            drop(topics);
+            self.relay_presence(PresenceRelayed::Untrack {
+                room: topic.to_owned(),
+                member,
+            });
         }
+    }
+}
+
+/// A remote member's tracks leave its room (which goes when nothing is left in it).
+fn untrack_alias(topics: &mut Topics, room: &str, alias: MemberId) {
+    let Some(state) = topics.by_name.get_mut(room) else {
+        return;
+    };
+    let diff = state.presence.untrack(alias);
+    if !diff.is_empty() {
+        announce(state, &diff.to_json());
+    }
+    if state.members.is_empty() && state.presence.is_empty() {
+        topics.by_name.remove(room);
     }
 }
 
@@ -373,6 +520,60 @@ mod tests {
             ),
             0
         );
+    }
+
+    #[test]
+    fn presence_of_other_processes_is_shown_and_leaves_with_them() {
+        let hub = Hub::new();
+        let (relay_tx, mut relayed) = unbounded_channel();
+        hub.set_presence_relay(relay_tx);
+        let (a_tx, mut a_rx) = unbounded_channel();
+        let a = hub.join(&joining("1", true), a_tx);
+        hub.track("realtime:room", a, "ana", Map::new());
+        assert!(
+            matches!(relayed.try_recv(), Ok(PresenceRelayed::Track { member, .. }) if member == a)
+        );
+        while a_rx.try_recv().is_ok() {}
+
+        let beto = PresenceRelayed::Track {
+            room: "realtime:room".into(),
+            topic: "realtime:room".into(),
+            member: a, // the same id on another process is another member
+            key: "beto".into(),
+            payload: Map::new(),
+        };
+        hub.apply_remote_presence("otro", beto.clone());
+        let Ok(Delivery::Message(diff)) = a_rx.try_recv() else {
+            panic!("the local member sees the remote join")
+        };
+        assert!(diff.payload["joins"]["beto"].is_object());
+        assert!(
+            relayed.try_recv().is_err(),
+            "remote changes are not relayed again"
+        );
+        hub.apply_remote_presence("otro", beto);
+        assert!(
+            a_rx.try_recv().is_err(),
+            "the same track again changes nothing"
+        );
+        let state = hub.presence_state("realtime:room");
+        assert!(state["ana"].is_object() && state["beto"].is_object());
+        assert_eq!(
+            hub.local_presence().len(),
+            1,
+            "only this process's own tracks"
+        );
+
+        hub.forget_node("otro");
+        let Ok(Delivery::Message(diff)) = a_rx.try_recv() else {
+            panic!("the remote member leaves with its process")
+        };
+        assert!(diff.payload["leaves"]["beto"].is_object());
+        hub.leave("realtime:room", a);
+        assert!(matches!(
+            relayed.try_recv(),
+            Ok(PresenceRelayed::Untrack { .. })
+        ));
     }
 
     #[test]

@@ -140,6 +140,18 @@ impl Presence {
     pub fn is_empty(&self) -> bool {
         self.by_key.is_empty()
     }
+
+    /// What each member tracks: its key and payload.
+    pub fn tracked(&self) -> Vec<(MemberId, String, Map<String, Value>)> {
+        self.by_key
+            .iter()
+            .flat_map(|(key, metas)| {
+                metas
+                    .iter()
+                    .map(|meta| (meta.member, key.clone(), meta.payload.clone()))
+            })
+            .collect()
+    }
 }
 
 /// A track's reference: 12 bytes (time and randomness) as 16 URL-safe base64 characters, the

@@ -1,15 +1,20 @@
-//! Broadcasts between the gateway processes that serve one database: what a client (or the
-//! HTTP API) broadcasts on one process is published on `NOTIFY cielo_realtime_relay` with the
-//! process's id, and every other process delivers it to its own members of the room. A
-//! broadcast too large for a notification is stored in `private.realtime_relay` and
-//! announced by its id. Presence stays within a process.
+//! Broadcasts and presence between the gateway processes that serve one database: what a
+//! client (or the HTTP API) broadcasts on one process is published on
+//! `NOTIFY cielo_realtime_relay` with the process's id, and every other process delivers it
+//! to its own members of the room; presence tracks and untracks are published the same way
+//! and applied by the others as their members' own. A message too large for a notification
+//! is stored in `private.realtime_relay` and announced by its id. Each process says it is
+//! alive every few seconds; a silent one's presence leaves, and a process that starts
+//! listening asks the others for what they track.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use base64::Engine;
 use deadpool_postgres::Pool;
 use realtime::binary::BroadcastPayload;
-use realtime::{Hub, Relayed};
+use realtime::{Hub, PresenceRelayed, Relayed};
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use uuid::Uuid;
@@ -19,6 +24,16 @@ use crate::db::notifications::{Event, listen_forever};
 const CHANNEL: &str = "cielo_realtime_relay";
 /// NOTIFY payloads stop at 8000 bytes.
 const NOTIFY_LIMIT: usize = 7_900;
+/// How often a process says it is alive, and how long a silent one is trusted.
+const ALIVE_INTERVAL: Duration = Duration::from_secs(5);
+const SILENCE_LIMIT: Duration = Duration::from_secs(15);
+
+/// What the listener hears.
+enum Arrival {
+    /// Listening (again): what was announced meanwhile was missed, so the others are asked.
+    Listening,
+    Notification(String),
+}
 
 /// Starts relaying this process's broadcasts out and the others' in; answers once it
 /// listens (the caller waits a little for it, so a process that reports ready hears the
@@ -32,6 +47,9 @@ pub fn start(
     let (outgoing, to_publish) = unbounded_channel();
     hub.set_relay(outgoing);
     tokio::spawn(publish(node, owner.clone(), to_publish));
+    let (presence_out, presence_to_publish) = unbounded_channel();
+    hub.set_presence_relay(presence_out);
+    tokio::spawn(publish_presence(node, owner.clone(), presence_to_publish));
     let (arrived, arrivals) = unbounded_channel();
     let (listening, listening_rx) = tokio::sync::oneshot::channel();
     let mut listening = Some(listening);
@@ -44,9 +62,10 @@ pub fn start(
                 if let Some(first) = listening.take() {
                     let _ = first.send(());
                 }
+                let _ = arrived.send(Arrival::Listening);
             }
             Event::Notification(payload) => {
-                let _ = arrived.send(payload.to_owned());
+                let _ = arrived.send(Arrival::Notification(payload.to_owned()));
             }
         },
     ));
@@ -63,6 +82,40 @@ fn encode(node: Uuid, relayed: &Relayed) -> Value {
         ),
     };
     json!({ "node": node, "room": relayed.room, "event": relayed.event, "payload": payload, "raw": raw })
+}
+
+fn encode_presence(node: Uuid, change: &PresenceRelayed) -> Value {
+    let presence = match change {
+        PresenceRelayed::Track {
+            room,
+            topic,
+            member,
+            key,
+            payload,
+        } => {
+            json!({ "op": "track", "room": room, "topic": topic, "member": member, "key": key, "payload": payload })
+        }
+        PresenceRelayed::Untrack { room, member } => {
+            json!({ "op": "untrack", "room": room, "member": member })
+        }
+    };
+    json!({ "node": node, "presence": presence })
+}
+
+fn decode_presence(presence: &Value) -> Option<PresenceRelayed> {
+    let room = presence["room"].as_str()?.to_owned();
+    let member = presence["member"].as_u64()?;
+    match presence["op"].as_str()? {
+        "track" => Some(PresenceRelayed::Track {
+            room,
+            topic: presence["topic"].as_str()?.to_owned(),
+            member,
+            key: presence["key"].as_str()?.to_owned(),
+            payload: presence["payload"].as_object()?.clone(),
+        }),
+        "untrack" => Some(PresenceRelayed::Untrack { room, member }),
+        _ => None,
+    }
 }
 
 fn decode(body: &Value) -> Option<Relayed> {
@@ -87,6 +140,18 @@ async fn publish(node: Uuid, owner: Pool, mut to_publish: UnboundedReceiver<Rela
         let body = encode(node, &relayed);
         if let Err(error) = notify(&owner, CHANNEL, node, &body).await {
             tracing::warn!(%error, "could not relay a realtime broadcast to the other processes");
+        }
+    }
+}
+
+async fn publish_presence(
+    node: Uuid,
+    owner: Pool,
+    mut to_publish: UnboundedReceiver<PresenceRelayed>,
+) {
+    while let Some(change) = to_publish.recv().await {
+        if let Err(error) = notify(&owner, CHANNEL, node, &encode_presence(node, &change)).await {
+            tracing::warn!(%error, "could not relay a presence change to the other processes");
         }
     }
 }
@@ -128,13 +193,50 @@ pub(super) async fn notify(
     Ok(())
 }
 
-async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: UnboundedReceiver<String>) {
+async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: UnboundedReceiver<Arrival>) {
     let me = node.to_string();
-    while let Some(text) = arrivals.recv().await {
+    let mut last_heard: HashMap<String, Instant> = HashMap::new();
+    let mut ticks = tokio::time::interval(ALIVE_INTERVAL);
+    loop {
+        let text = tokio::select! {
+            arrival = arrivals.recv() => match arrival {
+                Some(Arrival::Notification(text)) => text,
+                Some(Arrival::Listening) => {
+                    send(&owner, node, &json!({ "node": node, "sync": true })).await;
+                    continue;
+                }
+                None => break,
+            },
+            _ = ticks.tick() => {
+                send(&owner, node, &json!({ "node": node, "alive": true })).await;
+                last_heard.retain(|other, heard| {
+                    let silent = heard.elapsed() > SILENCE_LIMIT;
+                    if silent {
+                        tracing::info!(process = %other, "a realtime process went silent; its presence leaves");
+                        hub.forget_node(other);
+                    }
+                    !silent
+                });
+                continue;
+            }
+        };
         let Ok(mut body) = serde_json::from_str::<Value>(&text) else {
             continue;
         };
-        if body["node"].as_str() == Some(me.as_str()) {
+        let Some(from) = body["node"].as_str().map(str::to_owned) else {
+            continue;
+        };
+        if from == me {
+            continue;
+        }
+        last_heard.insert(from.clone(), Instant::now());
+        if body["alive"] == true {
+            continue;
+        }
+        if body["sync"] == true {
+            for change in hub.local_presence() {
+                send(&owner, node, &encode_presence(node, &change)).await;
+            }
             continue;
         }
         if let Some(stored) = body["stored"].as_str() {
@@ -147,9 +249,19 @@ async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: Unbounded
                 }
             }
         }
-        if let Some(relayed) = decode(&body) {
+        if let Some(presence) = body.get("presence") {
+            if let Some(change) = decode_presence(presence) {
+                hub.apply_remote_presence(&from, change);
+            }
+        } else if let Some(relayed) = decode(&body) {
             hub.broadcast(&relayed.room, None, true, &relayed.event, relayed.payload);
         }
+    }
+}
+
+async fn send(owner: &Pool, node: Uuid, body: &Value) {
+    if let Err(error) = notify(owner, CHANNEL, node, body).await {
+        tracing::warn!(%error, "could not reach the other realtime processes");
     }
 }
 
@@ -189,5 +301,26 @@ mod tests {
             assert_eq!(decode(&body), Some(relayed));
         }
         assert_eq!(decode(&json!({"room": "r"})), None);
+    }
+
+    #[test]
+    fn presence_changes_survive_the_trip() {
+        let node = Uuid::new_v4();
+        for change in [
+            PresenceRelayed::Track {
+                room: "realtime:sala".into(),
+                topic: "realtime:sala".into(),
+                member: 7,
+                key: "ana".into(),
+                payload: json!({"nombre": "Ana"}).as_object().unwrap().clone(),
+            },
+            PresenceRelayed::Untrack {
+                room: "private|realtime:sala".into(),
+                member: 7,
+            },
+        ] {
+            let body = encode_presence(node, &change);
+            assert_eq!(decode_presence(&body["presence"]), Some(change));
+        }
     }
 }

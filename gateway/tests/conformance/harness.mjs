@@ -122,7 +122,7 @@ export async function startGateway(env, { timeoutMs = 120_000 } = {}) {
     dbUrl: status.DB_URL,
     process: child,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((done) => child.once('exit', done))
         child.kill('SIGTERM')
         await exited

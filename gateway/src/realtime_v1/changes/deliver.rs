@@ -88,34 +88,50 @@ impl Deliverer {
         if viewers.is_empty() {
             return;
         }
-        let visible = match self.visible_rows(changes, &viewers).await {
+        // What each role may read of each table, before RLS: a role that may not read the
+        // key gets Supabase's 401 without an RLS check.
+        let mut data: HashMap<(usize, String), Value> = HashMap::new();
+        let mut checks: HashMap<&Viewer, Vec<usize>> = HashMap::new();
+        for (viewer, candidates) in &viewers {
+            for candidate in candidates {
+                let key = (candidate.change, viewer.0.clone());
+                let change = &changes[candidate.change];
+                if !data.contains_key(&key) {
+                    match self.readable_columns(&viewer.0, change).await {
+                        Ok(readable) => {
+                            data.insert(key.clone(), change.data_for(Some(&readable)));
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "could not read column privileges for realtime");
+                            continue;
+                        }
+                    }
+                }
+                if needs_rls(change) && data[&key]["errors"].is_null() {
+                    checks.entry(viewer).or_default().push(candidate.change);
+                }
+            }
+        }
+        let visible = match self.visible_rows(changes, checks).await {
             Ok(visible) => visible,
             Err(error) => {
                 tracing::warn!(%error, "could not check realtime changes against RLS; not delivered");
                 return;
             }
         };
-        let mut data: HashMap<(usize, String), Value> = HashMap::new();
         for (viewer, candidates) in &viewers {
             for candidate in candidates {
-                let change = &changes[candidate.change];
-                if needs_rls(change)
+                let key = (candidate.change, viewer.0.clone());
+                let Some(payload) = data.get(&key) else {
+                    continue;
+                };
+                let checked = needs_rls(&changes[candidate.change]) && payload["errors"].is_null();
+                if checked
                     && !visible
                         .get(viewer)
                         .is_some_and(|rows| rows.contains(&candidate.change))
                 {
                     continue;
-                }
-                let key = (candidate.change, viewer.0.clone());
-                if !data.contains_key(&key) {
-                    let readable = match self.readable_columns(&viewer.0, change).await {
-                        Ok(readable) => readable,
-                        Err(error) => {
-                            tracing::warn!(%error, "could not read column privileges for realtime");
-                            continue;
-                        }
-                    };
-                    data.insert(key.clone(), change.data_for(Some(&readable)));
                 }
                 let listener = &listeners[candidate.listener];
                 let _ = listener.queue.send(Delivery::Message(Message {
@@ -123,7 +139,7 @@ impl Deliverer {
                     msg_ref: None,
                     topic: listener.topic.clone(),
                     event: "postgres_changes".into(),
-                    payload: json!({ "ids": candidate.ids, "data": data[&key] }),
+                    payload: json!({ "ids": candidate.ids, "data": payload }),
                 }));
             }
         }
@@ -134,88 +150,28 @@ impl Deliverer {
     async fn visible_rows(
         &self,
         changes: &[Change],
-        viewers: &HashMap<Viewer, Vec<Candidate>>,
+        checks: HashMap<&Viewer, Vec<usize>>,
     ) -> Result<HashMap<Viewer, HashSet<usize>>, Failure> {
         let mut visible = HashMap::new();
-        let checked: Vec<(&Viewer, Vec<usize>)> = viewers
-            .iter()
-            .map(|(viewer, candidates)| {
-                let mut indexes: Vec<usize> = candidates
-                    .iter()
-                    .map(|candidate| candidate.change)
-                    .filter(|index| needs_rls(&changes[*index]))
-                    .collect();
-                indexes.sort_unstable();
-                indexes.dedup();
-                (viewer, indexes)
-            })
-            .filter(|(_, indexes)| !indexes.is_empty())
-            .collect();
-        if checked.is_empty() {
+        if checks.is_empty() {
             return Ok(visible);
         }
         let mut client = self.owner.get().await?;
-        let transaction = client.build_transaction().read_only(true).start().await?;
-        for (viewer, indexes) in checked {
-            transaction
-                .execute(
-                    "SELECT set_config('request.jwt.claims', $1, true), \
-                            set_config('request.jwt.claim.role', $2, true), \
-                            set_config('request.jwt.claim.sub', coalesce($1::json->>'sub', ''), true), \
-                            set_config('role', $2, true)",
-                    &[&viewer.1, &viewer.0],
-                )
-                .await?;
-            let mut by_table: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-            for index in indexes {
-                let change = &changes[index];
-                by_table
-                    .entry((change.schema.as_str(), change.table.as_str()))
-                    .or_default()
-                    .push(index);
-            }
-            let seen: &mut HashSet<usize> = visible.entry(viewer.clone()).or_default();
-            for ((schema, table), indexes) in by_table {
-                let change = &changes[indexes[0]];
-                let keys: Vec<Value> = indexes
-                    .iter()
-                    .map(|index| {
-                        let record = changes[*index].record.as_ref();
-                        Value::Object(
-                            change
-                                .primary_key
-                                .iter()
-                                .map(|key| {
-                                    let value = record
-                                        .and_then(|record| record.get(key))
-                                        .cloned()
-                                        .unwrap_or(Value::Null);
-                                    (key.clone(), value)
-                                })
-                                .collect::<Map<String, Value>>(),
-                        )
-                    })
-                    .collect();
-                let qualified = format!("{}.{}", ident(schema), ident(table));
-                let matches = change
-                    .primary_key
-                    .iter()
-                    .map(|key| format!("t.{0} = k.{0}", ident(key)))
-                    .collect::<Vec<_>>()
-                    .join(" AND ");
-                let sql = format!(
-                    "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
-                     WHERE EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
-                     WHERE {matches})"
-                );
-                let rows = transaction
-                    .query(&sql, &[&Value::Array(keys).to_string()])
-                    .await?;
-                for row in rows {
-                    let at: i64 = row.get(0);
-                    if let Some(index) = usize::try_from(at).ok().and_then(|at| indexes.get(at)) {
-                        seen.insert(*index);
-                    }
+        let mut transaction = client.build_transaction().read_only(true).start().await?;
+        for (viewer, mut indexes) in checks {
+            indexes.sort_unstable();
+            indexes.dedup();
+            // One viewer's failure (a role without USAGE on the schema) is its own: nothing
+            // shown to it.
+            let savepoint = transaction.savepoint("viewer").await?;
+            match rows_seen(&savepoint, changes, viewer, &indexes).await {
+                Ok(seen) => {
+                    visible.insert(viewer.clone(), seen);
+                    savepoint.commit().await?;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, role = %viewer.0, "realtime RLS check failed; the change is not delivered to this role");
+                    savepoint.rollback().await?;
                 }
             }
         }
@@ -250,6 +206,77 @@ impl Deliverer {
             .insert(key, (Arc::clone(&columns), Instant::now()));
         Ok(columns)
     }
+}
+
+/// Which of `indexes` (changes of tables with RLS) the viewer's role and claims may SELECT.
+async fn rows_seen(
+    transaction: &deadpool_postgres::Transaction<'_>,
+    changes: &[Change],
+    viewer: &Viewer,
+    indexes: &[usize],
+) -> Result<HashSet<usize>, Failure> {
+    let mut seen = HashSet::new();
+    transaction
+        .execute(
+            "SELECT set_config('request.jwt.claims', $1, true), \
+                        set_config('request.jwt.claim.role', $2, true), \
+                        set_config('request.jwt.claim.sub', coalesce($1::json->>'sub', ''), true), \
+                        set_config('role', $2, true)",
+            &[&viewer.1, &viewer.0],
+        )
+        .await?;
+    let mut by_table: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for &index in indexes {
+        let change = &changes[index];
+        by_table
+            .entry((change.schema.as_str(), change.table.as_str()))
+            .or_default()
+            .push(index);
+    }
+    for ((schema, table), indexes) in by_table {
+        let change = &changes[indexes[0]];
+        let keys: Vec<Value> = indexes
+            .iter()
+            .map(|index| {
+                let record = changes[*index].record.as_ref();
+                Value::Object(
+                    change
+                        .primary_key
+                        .iter()
+                        .map(|key| {
+                            let value = record
+                                .and_then(|record| record.get(key))
+                                .cloned()
+                                .unwrap_or(Value::Null);
+                            (key.clone(), value)
+                        })
+                        .collect::<Map<String, Value>>(),
+                )
+            })
+            .collect();
+        let qualified = format!("{}.{}", ident(schema), ident(table));
+        let matches = change
+            .primary_key
+            .iter()
+            .map(|key| format!("t.{0} = k.{0}", ident(key)))
+            .collect::<Vec<_>>()
+            .join(" AND ");
+        let sql = format!(
+            "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
+                 WHERE EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
+                 WHERE {matches})"
+        );
+        let rows = transaction
+            .query(&sql, &[&Value::Array(keys).to_string()])
+            .await?;
+        for row in rows {
+            let at: i64 = row.get(0);
+            if let Some(index) = usize::try_from(at).ok().and_then(|at| indexes.get(at)) {
+                seen.insert(*index);
+            }
+        }
+    }
+    Ok(seen)
 }
 
 fn viewer(listener: &ChangeListener) -> Viewer {

@@ -149,6 +149,25 @@ test('a row the subscriber may not SELECT under RLS never reaches it', async () 
   assert.deepEqual(betoGot.map((change) => change.new.body), ['De Beto'])
 })
 
+test('a role that may not read the key gets Supabase\'s 401 instead of the row', async () => {
+  await gateway.admin((sql) =>
+    sql.query(`
+      CREATE TABLE fixture.notas_reservadas (id int PRIMARY KEY, nota text);
+      ALTER TABLE fixture.notas_reservadas ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY todas ON fixture.notas_reservadas FOR SELECT TO authenticated USING (true);
+      REVOKE ALL ON fixture.notas_reservadas FROM authenticated, anon;
+      GRANT SELECT (nota) ON fixture.notas_reservadas TO authenticated;
+      ALTER PUBLICATION supabase_realtime ADD TABLE fixture.notas_reservadas;`),
+  )
+  const channel = (await ana()).channel('reservadas')
+  const got = collect(channel, { event: 'INSERT', schema: 'fixture', table: 'notas_reservadas' })
+  await subscribe(channel)
+  await gateway.admin((sql) => sql.query(`INSERT INTO fixture.notas_reservadas VALUES (1, 'secreta')`))
+  await until(() => got.length === 1, 'the change arrives, as an error')
+  assert.deepEqual(got[0].errors, ['Error 401: Unauthorized'])
+  assert.deepEqual(got[0].new, {})
+})
+
 test('filters: eq, neq, lt, lte, gt, gte, in', async () => {
   const anaClient = await ana()
   const filters = ['level=neq.2', 'level=eq.2', 'level=lt.2', 'level=lte.2', 'level=gt.2', 'level=gte.2', 'level=in.(1,3)', 'body=eq.Dos']

@@ -2,7 +2,8 @@
 // Node's WebSocket): connecting with the key, joining, broadcast between clients (`self`,
 // `ack`, the HTTP endpoints), presence (state, joins, leaves when a client goes), the
 // token's expiry closing the channel, and a raw vsn 1.0.0 socket (the key checked before the
-// upgrade, heartbeats, join refusals worded as Supabase's).
+// upgrade, heartbeats, join refusals worded as Supabase's), and broadcast and presence across
+// gateway processes on one database.
 
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -216,6 +217,55 @@ test('a broadcast made on one gateway process reaches subscribers on another', a
     assert.equal(got[1].payload.texto, large)
   } finally {
     await second.stop()
+  }
+})
+
+test('presence across gateway processes: state, joins, leaves, and a process that dies', async () => {
+  const database = `${process.env.CIELO_TEST_CLUSTER_URL}${gateway.database}`
+  const second = await startGateway({ DATABASE_URL: database })
+  let third
+  try {
+    const secondClient = createClient(second.url, second.anonKey, options)
+    clients.push(secondClient)
+    const beto = secondClient.channel('sala-comun', { config: { presence: { key: 'beto' } } })
+    const events = []
+    beto.on('presence', { event: 'join' }, ({ key }) => events.push(`join ${key}`))
+    beto.on('presence', { event: 'leave' }, ({ key }) => events.push(`leave ${key}`))
+    await subscribe(beto)
+    const until = async (check, what, ms = 5000) => {
+      for (let waited = 0; waited < ms && !check(); waited += 25) await wait(25)
+      assert.ok(check(), `${what}: ${JSON.stringify(events)}`)
+    }
+
+    const ana = client().channel('sala-comun', { config: { presence: { key: 'ana' } } })
+    await subscribe(ana)
+    assert.equal(await ana.track({ nombre: 'Ana' }), 'ok')
+    await until(() => events.includes('join ana'), 'a track on the first process is seen on the second')
+    assert.equal(beto.presenceState().ana[0].nombre, 'Ana')
+
+    // A process started later is told what the others track.
+    third = await startGateway({ DATABASE_URL: database })
+    const thirdClient = createClient(third.url, third.anonKey, options)
+    clients.push(thirdClient)
+    const carla = thirdClient.channel('sala-comun', { config: { presence: { key: 'carla' } } })
+    let carlaState = {}
+    carla.on('presence', { event: 'sync' }, () => {
+      carlaState = carla.presenceState()
+    })
+    await subscribe(carla)
+    await until(() => carlaState.ana, 'the new process shows what the first one tracks')
+    assert.equal(await carla.track({ nombre: 'Carla' }), 'ok')
+    await until(() => events.includes('join carla'), 'and its own tracks reach the others')
+
+    assert.equal(await ana.untrack(), 'ok')
+    await until(() => events.includes('leave ana'), 'an untrack is a leave everywhere')
+
+    // The third process dies without a word: its presence leaves once it has been silent.
+    third.process.kill('SIGKILL')
+    await until(() => events.includes('leave carla'), 'a dead process\'s presence leaves', 30_000)
+  } finally {
+    await second.stop()
+    await third?.stop()
   }
 })
 
