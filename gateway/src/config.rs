@@ -65,6 +65,10 @@ pub struct Settings {
 
 #[derive(Debug, Clone)]
 pub struct RealtimeSettings {
+    /// Per-socket limits (`REALTIME_MAX_*`).
+    pub max_events_per_second: usize,
+    pub max_joins_per_second: usize,
+    pub max_channels_per_client: usize,
     /// The logical replication slot postgres_changes are read from (`None`: one named after
     /// the database).
     pub slot_name: Option<String>,
@@ -496,6 +500,21 @@ impl Settings {
         let ai_zone_max_tokens =
             u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 200, 8192)?).unwrap_or(200);
         let realtime = RealtimeSettings {
+            max_events_per_second: vars.parse_within(
+                &var::REALTIME_MAX_EVENTS_PER_SECOND,
+                100,
+                1_000_000,
+            )?,
+            max_joins_per_second: vars.parse_within(
+                &var::REALTIME_MAX_JOINS_PER_SECOND,
+                100,
+                1_000_000,
+            )?,
+            max_channels_per_client: vars.parse_within(
+                &var::REALTIME_MAX_CHANNELS_PER_CLIENT,
+                100,
+                100_000,
+            )?,
             slot_name: parse_slot_name(vars.get(&var::REALTIME_SLOT_NAME))?,
             slot_max_lag_mb: u32::try_from(vars.parse_within(
                 &var::REALTIME_SLOT_MAX_LAG_MB,

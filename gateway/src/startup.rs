@@ -176,6 +176,12 @@ impl Application {
                 capture.clone(),
             )),
             capture: capture.clone(),
+            limits: realtime::Limits {
+                channels_per_connection: settings.realtime.max_channels_per_client,
+                joins_per_second: settings.realtime.max_joins_per_second,
+                events_per_second: settings.realtime.max_events_per_second,
+                ..realtime::Limits::default()
+            },
         });
         realtime_v1::database::start(
             realtime.hub.clone(),

@@ -326,6 +326,14 @@ variables! {
             "Subject of the reauthentication mail.";
     }
     Realtime {
+        REALTIME_MAX_EVENTS_PER_SECOND: "`100`",
+            "Broadcasts a socket may send per second (Supabase's `max_events_per_second`); \
+             past it the channel is closed with `Too many messages per second`.";
+        REALTIME_MAX_JOINS_PER_SECOND: "`100`",
+            "Channel joins a socket may make per second (`max_joins_per_second`); past it the \
+             join is refused and the socket closed.";
+        REALTIME_MAX_CHANNELS_PER_CLIENT: "`100`",
+            "Channels one socket may have joined at once (`max_channels_per_client`).";
         REALTIME_SLOT_NAME: "`cielo_realtime_<database oid>`",
             "Temporary logical replication slot postgres_changes are read from, made by the \
              gateway process that captures changes (one per database; names are unique in a \

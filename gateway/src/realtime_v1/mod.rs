@@ -30,6 +30,8 @@ pub struct RealtimeState {
     pub policies: Arc<DatabasePolicies>,
     pub changes: Arc<changes::DatabaseChanges>,
     pub capture: Arc<changes::CaptureStatus>,
+    /// Each socket's limits.
+    pub limits: realtime::Limits,
 }
 
 pub fn routes(config: &mut web::ServiceConfig) {

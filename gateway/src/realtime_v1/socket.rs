@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use actix_ws::{AggregatedMessage, CloseCode, CloseReason, Session};
-use realtime::{Authorizer, Connection, Frame, Limits, Outgoing, Vsn};
+use realtime::{Authorizer, Connection, Frame, Outgoing, Vsn};
 use serde_json::json;
 use tokio::sync::mpsc::unbounded_channel;
 
@@ -71,7 +71,7 @@ pub async fn upgrade(
         realtime.tokens.clone(),
         realtime.policies.clone(),
         realtime.changes.clone(),
-        Limits::default(),
+        realtime.limits,
         token,
         queue,
     );
