@@ -9,7 +9,7 @@ use deadpool_postgres::Pool;
 use realtime::{Claims, Policies, PolicyFuture, ReadAccess};
 
 /// The roles a token may act as here (the owner could switch to any role).
-const API_ROLES: [&str; 3] = ["anon", "authenticated", "service_role"];
+pub(crate) const API_ROLES: [&str; 3] = ["anon", "authenticated", "service_role"];
 
 #[derive(Clone)]
 pub struct DatabasePolicies {

@@ -220,7 +220,7 @@ async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: Unbounded
                 continue;
             }
         };
-        let Ok(mut body) = serde_json::from_str::<Value>(&text) else {
+        let Ok(body) = serde_json::from_str::<Value>(&text) else {
             continue;
         };
         let Some(from) = body["node"].as_str().map(str::to_owned) else {
@@ -239,16 +239,9 @@ async fn deliver(node: Uuid, hub: Arc<Hub>, owner: Pool, mut arrivals: Unbounded
             }
             continue;
         }
-        if let Some(stored) = body["stored"].as_str() {
-            match read_stored(&owner, stored).await {
-                Ok(Some(found)) => body = found,
-                Ok(None) => continue,
-                Err(error) => {
-                    tracing::warn!(%error, "could not read a relayed realtime broadcast");
-                    continue;
-                }
-            }
-        }
+        let Some(body) = unwrap_stored(&owner, body).await else {
+            continue;
+        };
         if let Some(presence) = body.get("presence") {
             if let Some(change) = decode_presence(presence) {
                 hub.apply_remote_presence(&from, change);
@@ -265,8 +258,23 @@ async fn send(owner: &Pool, node: Uuid, body: &Value) {
     }
 }
 
+/// A relayed body as sent: itself, or the stored one its announcement names (`None` when
+/// that is gone or cannot be read).
+pub(super) async fn unwrap_stored(owner: &Pool, body: Value) -> Option<Value> {
+    let Some(stored) = body["stored"].as_str() else {
+        return Some(body);
+    };
+    match read_stored(owner, stored).await {
+        Ok(found) => found,
+        Err(error) => {
+            tracing::warn!(%error, "could not read a relayed realtime message");
+            None
+        }
+    }
+}
+
 /// A relayed body that was stored because it was too large to notify.
-pub(super) async fn read_stored(
+async fn read_stored(
     owner: &Pool,
     id: &str,
 ) -> Result<Option<Value>, Box<dyn std::error::Error + Send + Sync>> {

@@ -14,10 +14,9 @@ use realtime::changes::{Change, ChangeKind, ChangeListener};
 use realtime::{Delivery, Hub, Message};
 use serde_json::{Map, Value, json};
 
+use crate::realtime_v1::policies::API_ROLES;
 use crate::rest_v1::sql::fragment::ident;
 
-/// The roles a token may act as here (the owner could switch to any role).
-const API_ROLES: [&str; 3] = ["anon", "authenticated", "service_role"];
 /// How long a role's readable columns are trusted.
 const PRIVILEGES_TTL: Duration = Duration::from_secs(10);
 

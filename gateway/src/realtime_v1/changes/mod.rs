@@ -26,7 +26,7 @@ pub use capture::CaptureSettings;
 pub use status::{CaptureState, CaptureStatus};
 pub use subscribe::DatabaseChanges;
 
-use super::relay::{notify, read_stored};
+use super::relay::{notify, unwrap_stored};
 use capture::Captured;
 use deliver::Deliverer;
 
@@ -96,20 +96,11 @@ async fn run_delivery(
                 deliverer.deliver(&changes).await;
             }
             Some(text) = arrivals.recv() => {
-                let Ok(mut body) = serde_json::from_str::<Value>(&text) else { continue };
+                let Ok(body) = serde_json::from_str::<Value>(&text) else { continue };
                 if body["node"].as_str() == Some(me.as_str()) {
                     continue;
                 }
-                if let Some(stored) = body["stored"].as_str() {
-                    match read_stored(&owner, stored).await {
-                        Ok(Some(found)) => body = found,
-                        Ok(None) => continue,
-                        Err(error) => {
-                            tracing::warn!(%error, "could not read relayed changes");
-                            continue;
-                        }
-                    }
-                }
+                let Some(mut body) = unwrap_stored(&owner, body).await else { continue };
                 match serde_json::from_value::<Vec<Change>>(body["changes"].take()) {
                     Ok(changes) => deliverer.deliver(&changes).await,
                     Err(error) => tracing::warn!(%error, "relayed changes could not be read"),
