@@ -205,6 +205,9 @@ test('a broadcast made on one gateway process reaches subscribers on another', a
     const large = 'y'.repeat(20_000)
     await sender.send({ type: 'broadcast', event: 'hola', payload: { n: 1 } })
     await sender.send({ type: 'broadcast', event: 'grande', payload: { texto: large } })
+    // The HTTP broadcast comes over another connection, so it is sent once the socket's two
+    // have arrived: otherwise it may overtake the large one.
+    for (let i = 0; i < 200 && got.length < 2; i += 1) await wait(25)
     const http = await fetch(`${gateway.url}/realtime/v1/api/broadcast`, {
       method: 'POST',
       headers: { apikey: gateway.anonKey, 'Content-Type': 'application/json' },
