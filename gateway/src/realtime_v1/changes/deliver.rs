@@ -144,33 +144,63 @@ impl Deliverer {
         }
     }
 
-    /// For each viewer, which of the changes needing RLS it may see: per viewer, its role
-    /// and claims are set and each table is asked which of the changed keys it shows.
+    /// For each viewer, which of the changes needing RLS it may see: in one read-only
+    /// transaction, each viewer's role and claims are set and each table asked which of the
+    /// changed keys it shows. The statements are pipelined (sent together, run in order),
+    /// so a batch costs one round trip however many viewers there are; a viewer reaches
+    /// this only when its role may use the schema and read the key, so no statement is
+    /// expected to fail.
     async fn visible_rows(
         &self,
         changes: &[Change],
         checks: HashMap<&Viewer, Vec<usize>>,
     ) -> Result<HashMap<Viewer, HashSet<usize>>, Failure> {
-        let mut visible = HashMap::new();
+        let mut visible: HashMap<Viewer, HashSet<usize>> = HashMap::new();
         if checks.is_empty() {
             return Ok(visible);
         }
-        let mut client = self.owner.get().await?;
-        let mut transaction = client.build_transaction().read_only(true).start().await?;
+        let mut statements: Vec<Statement<'_>> = Vec::new();
         for (viewer, mut indexes) in checks {
             indexes.sort_unstable();
             indexes.dedup();
-            // One viewer's failure (a role without USAGE on the schema) is its own: nothing
-            // shown to it.
-            let savepoint = transaction.savepoint("viewer").await?;
-            match rows_seen(&savepoint, changes, viewer, &indexes).await {
-                Ok(seen) => {
-                    visible.insert(viewer.clone(), seen);
-                    savepoint.commit().await?;
-                }
-                Err(error) => {
-                    tracing::warn!(%error, role = %viewer.0, "realtime RLS check failed; the change is not delivered to this role");
-                    savepoint.rollback().await?;
+            statements.push(Statement::act_as(viewer));
+            let mut by_table: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+            for index in indexes {
+                let change = &changes[index];
+                by_table
+                    .entry((change.schema.as_str(), change.table.as_str()))
+                    .or_default()
+                    .push(index);
+            }
+            for (_, indexes) in by_table {
+                statements.push(Statement::keys_shown(viewer, changes, indexes));
+            }
+        }
+        let mut client = self.owner.get().await?;
+        let transaction = client.build_transaction().read_only(true).start().await?;
+        let pending: Vec<_> = statements
+            .iter()
+            .map(|statement| {
+                let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = statement
+                    .params
+                    .iter()
+                    .map(|param| param as &(dyn tokio_postgres::types::ToSql + Sync))
+                    .collect();
+                let transaction = &transaction;
+                async move { transaction.query(statement.sql.as_str(), &params).await }
+            })
+            .collect();
+        let answers = futures_util::future::join_all(pending).await;
+        for (statement, answer) in statements.iter().zip(answers) {
+            let rows = answer?;
+            let Some(indexes) = &statement.indexes else {
+                continue;
+            };
+            let seen = visible.entry(statement.viewer.clone()).or_default();
+            for row in rows {
+                let at: i64 = row.get(0);
+                if let Some(index) = usize::try_from(at).ok().and_then(|at| indexes.get(at)) {
+                    seen.insert(*index);
                 }
             }
         }
@@ -178,7 +208,8 @@ impl Deliverer {
         Ok(visible)
     }
 
-    /// The columns of the change's table that `role` may SELECT.
+    /// The columns of the change's table that `role` may SELECT (none without `USAGE` on
+    /// its schema).
     async fn readable_columns(
         &mut self,
         role: &str,
@@ -196,6 +227,7 @@ impl Deliverer {
                 "SELECT a.attname::text FROM pg_attribute a \
                  WHERE a.attrelid = to_regclass(format('%I.%I', $2::text, $3::text)) \
                    AND a.attnum > 0 AND NOT a.attisdropped \
+                   AND has_schema_privilege($1::text, $2::text, 'USAGE') \
                    AND has_column_privilege($1::text, a.attrelid, a.attnum, 'SELECT')",
                 &[&role, &change.schema, &change.table],
             )
@@ -207,32 +239,31 @@ impl Deliverer {
     }
 }
 
-/// Which of `indexes` (changes of tables with RLS) the viewer's role and claims may SELECT.
-async fn rows_seen(
-    transaction: &deadpool_postgres::Transaction<'_>,
-    changes: &[Change],
-    viewer: &Viewer,
-    indexes: &[usize],
-) -> Result<HashSet<usize>, Failure> {
-    let mut seen = HashSet::new();
-    transaction
-        .execute(
-            "SELECT set_config('request.jwt.claims', $1, true), \
-                        set_config('request.jwt.claim.role', $2, true), \
-                        set_config('request.jwt.claim.sub', coalesce($1::json->>'sub', ''), true), \
-                        set_config('role', $2, true)",
-            &[&viewer.1, &viewer.0],
-        )
-        .await?;
-    let mut by_table: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-    for &index in indexes {
-        let change = &changes[index];
-        by_table
-            .entry((change.schema.as_str(), change.table.as_str()))
-            .or_default()
-            .push(index);
+/// One statement of a batch's RLS check: setting a viewer's role and claims, or asking a
+/// table which of the changed keys (`indexes`, in the order sent) the viewer may see.
+struct Statement<'a> {
+    viewer: &'a Viewer,
+    sql: String,
+    params: Vec<String>,
+    indexes: Option<Vec<usize>>,
+}
+
+impl<'a> Statement<'a> {
+    fn act_as(viewer: &'a Viewer) -> Self {
+        Self {
+            viewer,
+            sql: "SELECT set_config('request.jwt.claims', $1, true), \
+                         set_config('request.jwt.claim.role', $2, true), \
+                         set_config('request.jwt.claim.sub', coalesce($1::json->>'sub', ''), true), \
+                         set_config('role', $2, true)"
+                .to_owned(),
+            params: vec![viewer.1.clone(), viewer.0.clone()],
+            indexes: None,
+        }
     }
-    for ((schema, table), indexes) in by_table {
+
+    /// `indexes` are changes of one table (names from the replication stream, quoted).
+    fn keys_shown(viewer: &'a Viewer, changes: &[Change], indexes: Vec<usize>) -> Self {
         let change = &changes[indexes[0]];
         let keys: Vec<Value> = indexes
             .iter()
@@ -253,29 +284,24 @@ async fn rows_seen(
                 )
             })
             .collect();
-        let qualified = format!("{}.{}", ident(schema), ident(table));
+        let qualified = format!("{}.{}", ident(&change.schema), ident(&change.table));
         let matches = change
             .primary_key
             .iter()
             .map(|key| format!("t.{0} = k.{0}", ident(key)))
             .collect::<Vec<_>>()
             .join(" AND ");
-        let sql = format!(
-            "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
+        Self {
+            viewer,
+            sql: format!(
+                "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
                  WHERE EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
                  WHERE {matches})"
-        );
-        let rows = transaction
-            .query(&sql, &[&Value::Array(keys).to_string()])
-            .await?;
-        for row in rows {
-            let at: i64 = row.get(0);
-            if let Some(index) = usize::try_from(at).ok().and_then(|at| indexes.get(at)) {
-                seen.insert(*index);
-            }
+            ),
+            params: vec![Value::Array(keys).to_string()],
+            indexes: Some(indexes),
         }
     }
-    Ok(seen)
 }
 
 fn viewer(listener: &ChangeListener) -> Viewer {
