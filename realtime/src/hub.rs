@@ -453,6 +453,39 @@ fn untrack_alias(topics: &mut Topics, room: &str, alias: MemberId) {
     }
 }
 
+/// The most `presence_diff`s merged into one frame.
+const MERGED_DIFFS: usize = 1_000;
+
+/// What a socket writes next, from `first` and what waits behind it in its queue: a run of
+/// `presence_diff`s for one channel goes as one diff (a thousand clients tracking at once
+/// would otherwise send each socket a thousand frames). The delivery that ended the run, if
+/// any, comes after.
+pub fn coalesce(
+    first: Delivery,
+    queue: &mut tokio::sync::mpsc::UnboundedReceiver<Delivery>,
+) -> Vec<Delivery> {
+    let Delivery::Message(mut merged) = first else {
+        return vec![first];
+    };
+    if merged.event != "presence_diff" {
+        return vec![Delivery::Message(merged)];
+    }
+    for _ in 0..MERGED_DIFFS {
+        match queue.try_recv() {
+            Ok(Delivery::Message(next))
+                if next.event == "presence_diff"
+                    && next.topic == merged.topic
+                    && next.join_ref == merged.join_ref =>
+            {
+                crate::presence::merge_diff(&mut merged.payload, &next.payload);
+            }
+            Ok(other) => return vec![Delivery::Message(merged), other],
+            Err(_) => break,
+        }
+    }
+    vec![Delivery::Message(merged)]
+}
+
 /// Sends a `presence_diff` to the topic's members that take part in presence.
 fn announce(state: &Topic, diff: &Value) {
     for member in state.members.values().filter(|member| member.presence) {
@@ -574,6 +607,41 @@ mod tests {
             relayed.try_recv(),
             Ok(PresenceRelayed::Untrack { .. })
         ));
+    }
+
+    #[test]
+    fn queued_presence_diffs_go_out_as_one() {
+        let hub = Hub::new();
+        let (a_tx, mut a_rx) = unbounded_channel();
+        let a = hub.join(&joining("1", true), a_tx.clone());
+        for key in ["ana", "beto", "carla"] {
+            hub.apply_remote_presence(
+                key,
+                PresenceRelayed::Track {
+                    room: "realtime:room".into(),
+                    topic: "realtime:room".into(),
+                    member: 1,
+                    key: key.into(),
+                    payload: Map::new(),
+                },
+            );
+        }
+        hub.broadcast(
+            "realtime:room",
+            None,
+            true,
+            "e",
+            BroadcastPayload::Json(json!({})),
+        );
+        let first = a_rx.try_recv().unwrap();
+        let out = coalesce(first, &mut a_rx);
+        assert_eq!(out.len(), 2, "the merged diff, then the broadcast");
+        let Delivery::Message(diff) = &out[0] else {
+            panic!("a diff")
+        };
+        assert_eq!(diff.payload["joins"].as_object().unwrap().len(), 3);
+        assert!(matches!(out[1], Delivery::Broadcast { .. }));
+        hub.leave("realtime:room", a);
     }
 
     #[test]

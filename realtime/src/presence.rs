@@ -154,6 +154,25 @@ impl Presence {
     }
 }
 
+/// Adds the `presence_diff` payload `next` to `into`, as if both had been applied in turn:
+/// realtime-js applies a diff's joins then its leaves, and metas are told apart by their
+/// `phx_ref`, so concatenating each key's metas keeps the outcome.
+pub fn merge_diff(into: &mut Value, next: &Value) {
+    for side in ["joins", "leaves"] {
+        let Some(entries) = next[side].as_object() else {
+            continue;
+        };
+        for (key, entry) in entries {
+            let metas = entry["metas"].as_array().cloned().unwrap_or_default();
+            let target = &mut into[side][key]["metas"];
+            match target.as_array_mut() {
+                Some(existing) => existing.extend(metas),
+                None => *target = Value::Array(metas),
+            }
+        }
+    }
+}
+
 /// A track's reference: 12 bytes (time and randomness) as 16 URL-safe base64 characters, the
 /// shape Phoenix gives its refs.
 fn new_ref() -> String {
@@ -213,6 +232,27 @@ mod tests {
         assert_eq!(update["joins"]["ana"]["metas"][0]["status"], "b");
         assert_eq!(
             presence.state()["ana"]["metas"].as_array().unwrap().len(),
+            1
+        );
+    }
+
+    #[test]
+    fn merged_diffs_have_every_join_and_leave() {
+        let mut presence = Presence::default();
+        let mut merged = presence.track(1, "ana", Map::new()).to_json();
+        merge_diff(
+            &mut merged,
+            &presence.track(2, "beto", Map::new()).to_json(),
+        );
+        merge_diff(&mut merged, &presence.track(3, "ana", Map::new()).to_json());
+        merge_diff(&mut merged, &presence.untrack(2).to_json());
+        assert_eq!(merged["joins"]["ana"]["metas"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            merged["joins"]["beto"]["metas"].as_array().unwrap().len(),
+            1
+        );
+        assert_eq!(
+            merged["leaves"]["beto"]["metas"].as_array().unwrap().len(),
             1
         );
     }
