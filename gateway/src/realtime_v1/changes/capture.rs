@@ -28,6 +28,8 @@ pub const PUBLICATION: &str = "supabase_realtime";
 const MAX_CHANGES: i32 = 1_000;
 /// The pause after a poll that found nothing.
 const IDLE_POLL: Duration = Duration::from_millis(20);
+/// How many times (1 ms apart) a batch's committed transactions are awaited.
+const VISIBILITY_TRIES: u32 = 1_000;
 const TAKEOVER_INTERVAL: Duration = Duration::from_secs(2);
 const LAG_REPORT_INTERVAL: Duration = Duration::from_secs(60);
 /// How long a table's key and RLS setting are trusted before they are read again.
@@ -352,10 +354,17 @@ impl Session {
         let full = rows.len() >= MAX_CHANGES as usize;
         let mut pending = Vec::new();
         let mut commit_time = 0;
+        let mut xids = Vec::new();
         for row in &rows {
             let bytes: &[u8] = row.get(0);
             match pgoutput::decode(bytes)? {
-                Message::Begin { commit_time: at } => commit_time = at,
+                Message::Begin {
+                    commit_time: at,
+                    xid,
+                } => {
+                    commit_time = at;
+                    xids.push(xid);
+                }
                 Message::Relation(relation) => {
                     self.relations.insert(relation.id, relation);
                 }
@@ -392,10 +401,32 @@ impl Session {
         if pending.is_empty() {
             return Ok((Vec::new(), full));
         }
+        self.wait_visible(&xids).await?;
         self.learn_types(&pending).await?;
         self.learn_tables(&pending).await?;
         let changes = self.build(pending).await?;
         Ok((changes, full))
+    }
+
+    /// Waits until the batch's transactions are visible to new snapshots. A commit reaches
+    /// the WAL (and so the slot) a moment before other sessions see it; RLS checks read the
+    /// table, so a change checked in that moment would be judged invisible and lost.
+    async fn wait_visible(&self, xids: &[u32]) -> Result<(), Failure> {
+        for _ in 0..VISIBILITY_TRIES {
+            let snapshot: String = self
+                .client
+                .query_one("SELECT pg_current_snapshot()::text", &[])
+                .await?
+                .get(0);
+            match Snapshot::parse(&snapshot) {
+                Some(snapshot) if !xids.iter().all(|xid| snapshot.shows(*xid)) => {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+                _ => return Ok(()),
+            }
+        }
+        tracing::warn!("committed transactions stayed invisible; delivering their changes anyway");
+        Ok(())
     }
 
     /// Reads the names and kinds of the column types not seen before.
@@ -596,6 +627,41 @@ impl Session {
 }
 
 /// A row change read from the slot, before its values are converted.
+/// A snapshot as `pg_current_snapshot()` prints it: `xmin:xmax:xip,…` (64-bit ids).
+struct Snapshot {
+    xmin: u64,
+    xmax: u64,
+    running: Vec<u64>,
+}
+
+impl Snapshot {
+    fn parse(text: &str) -> Option<Self> {
+        let mut parts = text.split(':');
+        let xmin = parts.next()?.parse().ok()?;
+        let xmax = parts.next()?.parse().ok()?;
+        let running = match parts.next()? {
+            "" => Vec::new(),
+            list => list
+                .split(',')
+                .map(|xid| xid.parse().ok())
+                .collect::<Option<_>>()?,
+        };
+        Some(Self {
+            xmin,
+            xmax,
+            running,
+        })
+    }
+
+    /// Whether the transaction `xid` (32 bits, as the stream gives it) had ended when the
+    /// snapshot was taken; its 64-bit id is the one within 2^31 of `xmax`.
+    fn shows(&self, xid: u32) -> bool {
+        let offset = i64::from(xid.wrapping_sub(self.xmax as u32) as i32);
+        let full = self.xmax.wrapping_add_signed(offset);
+        full < self.xmin || (full < self.xmax && !self.running.contains(&full))
+    }
+}
+
 struct Pending {
     relation: u32,
     commit_time: i64,
@@ -639,6 +705,24 @@ pub fn database_message(error: &tokio_postgres::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snapshots_show_ended_transactions() {
+        let snapshot = Snapshot::parse("748:752:748,750").unwrap();
+        assert!(snapshot.shows(747));
+        assert!(!snapshot.shows(748));
+        assert!(snapshot.shows(749));
+        assert!(!snapshot.shows(750));
+        assert!(snapshot.shows(751));
+        // Committed but not yet ended: past xmax.
+        assert!(!snapshot.shows(752));
+        assert!(Snapshot::parse("5:5:").unwrap().shows(4));
+        // Ids wrap around at 2^32: the epoch comes from xmax.
+        let wrapped = Snapshot::parse("4294967290:4294967306:").unwrap();
+        assert!(wrapped.shows(u32::MAX));
+        assert!(wrapped.shows(3));
+        assert!(!wrapped.shows(10));
+    }
 
     #[test]
     fn commit_times_are_utc_milliseconds() {

@@ -38,9 +38,11 @@ pub struct OldRow {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Message {
-    /// A transaction begins; its commit time in microseconds since 2000-01-01 UTC.
+    /// A transaction begins: its commit time in microseconds since 2000-01-01 UTC, and its
+    /// transaction id.
     Begin {
         commit_time: i64,
+        xid: u32,
     },
     Commit,
     Relation(Relation),
@@ -140,6 +142,7 @@ pub fn decode(bytes: &[u8]) -> Result<Message, DecodeError> {
             reader.i64()?; // final LSN
             Message::Begin {
                 commit_time: reader.i64()?,
+                xid: reader.u32()?,
             }
         }
         b'C' => Message::Commit,
@@ -274,7 +277,7 @@ mod tests {
         assert_eq!(old.datums[1], Datum::Null);
         assert!(matches!(
             decode(&hex("42000000000153118800030454b8194830000002d7")).unwrap(),
-            Message::Begin { commit_time } if commit_time == 0x0003_0454_b819_4830
+            Message::Begin { commit_time, xid: 0x2d7 } if commit_time == 0x0003_0454_b819_4830
         ));
         assert!(decode(&hex("490000")).is_err());
     }
