@@ -187,7 +187,12 @@ impl Deliverer {
                     .map(|param| param as &(dyn tokio_postgres::types::ToSql + Sync))
                     .collect();
                 let transaction = &transaction;
-                async move { transaction.query(statement.sql.as_str(), &params).await }
+                // Prepared once per connection: a batch repeats a few statements for many
+                // viewers, and PostgreSQL plans them again only when the role changes.
+                async move {
+                    let prepared = transaction.prepare_cached(&statement.sql).await?;
+                    transaction.query(&prepared, &params).await
+                }
             })
             .collect();
         let answers = futures_util::future::join_all(pending).await;

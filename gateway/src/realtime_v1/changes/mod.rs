@@ -33,6 +33,8 @@ use deliver::Deliverer;
 const CHANNEL: &str = "cielo_realtime_changes";
 /// What subscribed channels are told when the database connection is lost.
 pub const LOST_MESSAGE: &str = "Realtime was unable to connect to the project database";
+/// The most changes delivered together when batches queue up.
+const MERGED_CHANGES: usize = 5_000;
 
 /// Starts capturing (or standing by) and delivering; answers the capture's status.
 pub fn start(
@@ -66,7 +68,8 @@ pub fn start(
 }
 
 /// One task delivers, in order: batches captured here (also relayed to the others) and
-/// batches the capturing process relayed.
+/// batches the capturing process relayed. Batches that queued up while a delivery ran go
+/// out together, so a busy process checks RLS once for several of them.
 async fn run_delivery(
     node: Uuid,
     hub: Arc<Hub>,
@@ -79,34 +82,69 @@ async fn run_delivery(
     loop {
         tokio::select! {
             Some(captured) = batches.recv() => {
-                let changes = match captured {
-                    Captured::Changes(changes) => changes,
-                    Captured::Lost => {
-                        // As Supabase's channels fail with their database connection: the
-                        // clients rejoin, and subscribe again once capture is back.
-                        let errored = hub.fail_listeners(LOST_MESSAGE);
-                        tracing::warn!(channels = errored, "realtime change capture lost the database; subscribed channels told to rejoin");
-                        continue;
+                let mut changes = Vec::new();
+                let mut lost = false;
+                let mut next = Some(captured);
+                while let Some(captured) = next.take() {
+                    match captured {
+                        Captured::Changes(batch) => changes.extend(batch),
+                        Captured::Lost => {
+                            lost = true;
+                            break;
+                        }
                     }
-                };
-                let body = json!({ "node": node, "changes": changes });
-                if let Err(error) = notify(&owner, CHANNEL, node, &body).await {
-                    tracing::warn!(%error, "could not relay captured changes to the other processes");
+                    if changes.len() < MERGED_CHANGES {
+                        next = batches.try_recv().ok();
+                    }
                 }
-                deliverer.deliver(&changes).await;
+                if !changes.is_empty() {
+                    let body = json!({ "node": node, "changes": changes });
+                    let (relayed, ()) = tokio::join!(
+                        notify(&owner, CHANNEL, node, &body),
+                        deliverer.deliver(&changes)
+                    );
+                    if let Err(error) = relayed {
+                        tracing::warn!(%error, "could not relay captured changes to the other processes");
+                    }
+                }
+                if lost {
+                    // As Supabase's channels fail with their database connection: the
+                    // clients rejoin, and subscribe again once capture is back.
+                    let errored = hub.fail_listeners(LOST_MESSAGE);
+                    tracing::warn!(channels = errored, "realtime change capture lost the database; subscribed channels told to rejoin");
+                }
             }
             Some(text) = arrivals.recv() => {
-                let Ok(body) = serde_json::from_str::<Value>(&text) else { continue };
-                if body["node"].as_str() == Some(me.as_str()) {
-                    continue;
+                let mut changes = Vec::new();
+                let mut next = Some(text);
+                while let Some(text) = next.take() {
+                    changes.extend(relayed_changes(&owner, &me, &text).await);
+                    if changes.len() < MERGED_CHANGES {
+                        next = arrivals.try_recv().ok();
+                    }
                 }
-                let Some(mut body) = unwrap_stored(&owner, body).await else { continue };
-                match serde_json::from_value::<Vec<Change>>(body["changes"].take()) {
-                    Ok(changes) => deliverer.deliver(&changes).await,
-                    Err(error) => tracing::warn!(%error, "relayed changes could not be read"),
+                if !changes.is_empty() {
+                    deliverer.deliver(&changes).await;
                 }
             }
             else => break,
         }
     }
+}
+
+/// The changes of a batch another process relayed (none when it is this process's own).
+async fn relayed_changes(owner: &Pool, me: &str, text: &str) -> Vec<Change> {
+    let Ok(body) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    if body["node"].as_str() == Some(me) {
+        return Vec::new();
+    }
+    let Some(mut body) = unwrap_stored(owner, body).await else {
+        return Vec::new();
+    };
+    serde_json::from_value::<Vec<Change>>(body["changes"].take()).unwrap_or_else(|error| {
+        tracing::warn!(%error, "relayed changes could not be read");
+        Vec::new()
+    })
 }
