@@ -12,7 +12,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::{self, BroadcastPayload};
 use crate::changes::{ChangeListener, ChangeSource, SubscribeError, parse_bindings};
-use crate::hub::{Delivery, Hub, Joining, room_key};
+use crate::hub::{Delivery, Hub, Joining, SharedBroadcast, room_key};
 use crate::policy::Policies;
 use crate::presence::MemberId;
 use crate::protocol::{Message, Vsn};
@@ -683,21 +683,25 @@ impl Connection {
     pub fn encode_delivery(&self, delivery: &Delivery) -> Option<Frame> {
         match delivery {
             Delivery::Message(message) => Some(self.encode(message)),
-            Delivery::Broadcast { topic, event, payload } => match (&**payload, self.vsn) {
-                (BroadcastPayload::Raw(_), Vsn::V2) => binary::encode_broadcast(topic, event, payload).map(Frame::Binary),
-                // vsn 1.0.0 has no binary frames.
-                (BroadcastPayload::Raw(_), Vsn::V1) => None,
-                (BroadcastPayload::Json(value), _) => Some(Frame::Text(
-                    Message {
-                        join_ref: None,
-                        msg_ref: None,
-                        topic: topic.to_string(),
-                        event: "broadcast".into(),
-                        payload: json!({ "type": "broadcast", "event": &**event, "payload": value }),
-                    }
-                    .encode(self.vsn),
-                )),
-            },
+            Delivery::Push(join_ref, push) => Some(Frame::Text(push.encode(self.vsn, join_ref))),
+            Delivery::Broadcast(broadcast) => broadcast.frame(self.vsn, |broadcast| {
+                let SharedBroadcast { topic, event, payload, .. } = broadcast;
+                match (payload, self.vsn) {
+                    (BroadcastPayload::Raw(_), Vsn::V2) => binary::encode_broadcast(topic, event, payload).map(Frame::Binary),
+                    // vsn 1.0.0 has no binary frames.
+                    (BroadcastPayload::Raw(_), Vsn::V1) => None,
+                    (BroadcastPayload::Json(value), _) => Some(Frame::Text(
+                        Message {
+                            join_ref: None,
+                            msg_ref: None,
+                            topic: topic.clone(),
+                            event: "broadcast".into(),
+                            payload: json!({ "type": "broadcast", "event": event, "payload": value }),
+                        }
+                        .encode(self.vsn),
+                    )),
+                }
+            }),
         }
     }
 }

@@ -4,28 +4,98 @@
 //! socket encodes in its own serializer version.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::binary::BroadcastPayload;
 use crate::changes::ChangeListener;
-use crate::connection::Claims;
-use crate::presence::{MemberId, Presence};
-use crate::protocol::Message;
+use crate::connection::{Claims, Frame};
+use crate::presence::{Diff, MemberId, Presence};
+use crate::protocol::{Message, Vsn};
 
 /// What a socket is sent from outside its own request/reply flow.
 #[derive(Debug, Clone)]
 pub enum Delivery {
     /// A message for one of its channels (presence, system).
     Message(Message),
-    /// A broadcast on `topic` (the full topic, `realtime:<name>`).
-    Broadcast {
-        topic: Arc<str>,
-        event: Arc<str>,
-        payload: Arc<BroadcastPayload>,
-    },
+    /// A broadcast, shared by every member it goes to.
+    Broadcast(Arc<SharedBroadcast>),
+    /// A message for the channel joined with this `join_ref`, shared by every member it
+    /// goes to (a `presence_diff`).
+    Push(String, Arc<SharedPush>),
+}
+
+/// A message several members get, its payload encoded once.
+#[derive(Debug)]
+pub struct SharedPush {
+    pub topic: String,
+    pub event: String,
+    pub payload: Value,
+    encoded: OnceLock<String>,
+}
+
+impl SharedPush {
+    pub fn new(topic: String, event: &str, payload: Value) -> Self {
+        Self {
+            topic,
+            event: event.to_owned(),
+            payload,
+            encoded: OnceLock::new(),
+        }
+    }
+
+    /// The frame for the member joined with `join_ref`.
+    pub fn encode(&self, vsn: Vsn, join_ref: &str) -> String {
+        let payload = self.encoded.get_or_init(|| self.payload.to_string());
+        let text = |value: &str| Value::from(value).to_string();
+        match vsn {
+            Vsn::V1 => format!(
+                r#"{{"event":{},"join_ref":{},"payload":{payload},"ref":null,"topic":{}}}"#,
+                text(&self.event),
+                text(join_ref),
+                text(&self.topic)
+            ),
+            Vsn::V2 => format!(
+                "[{},null,{},{},{payload}]",
+                text(join_ref),
+                text(&self.topic),
+                text(&self.event)
+            ),
+        }
+    }
+}
+
+/// A broadcast on `topic` (the full topic, `realtime:<name>`), with its frame in each
+/// serializer version made once, by the first socket that writes it.
+#[derive(Debug)]
+pub struct SharedBroadcast {
+    pub topic: String,
+    pub event: String,
+    pub payload: BroadcastPayload,
+    frames: [OnceLock<Option<Frame>>; 2],
+}
+
+impl SharedBroadcast {
+    pub fn new(topic: String, event: String, payload: BroadcastPayload) -> Self {
+        Self {
+            topic,
+            event,
+            payload,
+            frames: Default::default(),
+        }
+    }
+
+    /// The frame for `vsn` (none: this broadcast cannot go in that version).
+    pub fn frame(&self, vsn: Vsn, encode: impl FnOnce(&Self) -> Option<Frame>) -> Option<Frame> {
+        let cell = match vsn {
+            Vsn::V1 => &self.frames[0],
+            Vsn::V2 => &self.frames[1],
+        };
+        cell.get_or_init(|| encode(self)).clone()
+    }
 }
 
 struct Member {
@@ -43,6 +113,8 @@ struct Topic {
     wire: String,
     members: HashMap<MemberId, Member>,
     presence: Presence,
+    /// Presence changes not announced yet (while not empty, an announcement is due).
+    pending: Diff,
 }
 
 /// The hub's key of a topic: private channels are a room of their own, apart from the public
@@ -117,11 +189,16 @@ pub struct Hub {
     relay: OnceLock<UnboundedSender<Relayed>>,
     /// Where presence changes made here go to reach the other processes.
     presence_relay: OnceLock<UnboundedSender<PresenceRelayed>>,
+    /// The hub itself, for announcing presence a moment later.
+    me: Weak<Hub>,
 }
 
 impl Hub {
     pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
+        Arc::new_cyclic(|me| Self {
+            me: me.clone(),
+            ..Self::default()
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, Topics> {
@@ -224,7 +301,7 @@ impl Hub {
         state.members.remove(&member);
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
-            announce(state, &diff.to_json());
+            self.announce(topic, state, diff);
             self.relay_presence(PresenceRelayed::Untrack {
                 room: topic.to_owned(),
                 member,
@@ -270,18 +347,16 @@ impl Hub {
                         alias
                     }
                 };
-                let state = topics.by_name.entry(room).or_default();
+                let state = topics.by_name.entry(room.clone()).or_default();
                 if state.wire.is_empty() {
                     state.wire = topic;
                 }
                 let diff = state.presence.track(alias, &key, payload);
-                if !diff.is_empty() {
-                    announce(state, &diff.to_json());
-                }
+                self.announce(&room, state, diff);
             }
             PresenceRelayed::Untrack { member, .. } => {
                 if let Some((alias, room)) = topics.remote.remove(&(node.to_owned(), member)) {
-                    untrack_alias(&mut topics, &room, alias);
+                    self.untrack_alias(&mut topics, &room, alias);
                 }
             }
         }
@@ -298,7 +373,7 @@ impl Hub {
             .collect();
         for key in gone {
             if let Some((alias, room)) = topics.remote.remove(&key) {
-                untrack_alias(&mut topics, &room, alias);
+                self.untrack_alias(&mut topics, &room, alias);
             }
         }
     }
@@ -368,11 +443,11 @@ impl Hub {
         let Some(state) = topics.by_name.get(topic) else {
             return 0;
         };
-        let delivery = Delivery::Broadcast {
-            topic: state.wire.as_str().into(),
-            event: event.into(),
-            payload: Arc::new(payload),
-        };
+        let delivery = Delivery::Broadcast(Arc::new(SharedBroadcast::new(
+            state.wire.clone(),
+            event.to_owned(),
+            payload,
+        )));
         state
             .members
             .iter()
@@ -409,7 +484,7 @@ impl Hub {
         };
         let diff = state.presence.track(member, key, payload.clone());
         if !diff.is_empty() {
-            announce(state, &diff.to_json());
+            self.announce(topic, state, diff);
             let change = PresenceRelayed::Track {
                 room: topic.to_owned(),
                 topic: state.wire.clone(),
@@ -429,7 +504,7 @@ impl Hub {
         };
         let diff = state.presence.untrack(member);
         if !diff.is_empty() {
-            announce(state, &diff.to_json());
+            self.announce(topic, state, diff);
             drop(topics);
             self.relay_presence(PresenceRelayed::Untrack {
                 room: topic.to_owned(),
@@ -439,63 +514,64 @@ impl Hub {
     }
 }
 
-/// A remote member's tracks leave its room (which goes when nothing is left in it).
-fn untrack_alias(topics: &mut Topics, room: &str, alias: MemberId) {
-    let Some(state) = topics.by_name.get_mut(room) else {
-        return;
-    };
-    let diff = state.presence.untrack(alias);
-    if !diff.is_empty() {
-        announce(state, &diff.to_json());
-    }
-    if state.members.is_empty() && state.presence.is_empty() {
-        topics.by_name.remove(room);
-    }
-}
+/// How long a topic's presence changes gather before they go out as one `presence_diff`:
+/// a thousand clients tracking at once then cost each member a few frames, not a thousand.
+const PRESENCE_BATCH: Duration = Duration::from_millis(10);
 
-/// The most `presence_diff`s merged into one frame.
-const MERGED_DIFFS: usize = 1_000;
-
-/// What a socket writes next, from `first` and what waits behind it in its queue: a run of
-/// `presence_diff`s for one channel goes as one diff (a thousand clients tracking at once
-/// would otherwise send each socket a thousand frames). The delivery that ended the run, if
-/// any, comes after.
-pub fn coalesce(
-    first: Delivery,
-    queue: &mut tokio::sync::mpsc::UnboundedReceiver<Delivery>,
-) -> Vec<Delivery> {
-    let Delivery::Message(mut merged) = first else {
-        return vec![first];
-    };
-    if merged.event != "presence_diff" {
-        return vec![Delivery::Message(merged)];
-    }
-    for _ in 0..MERGED_DIFFS {
-        match queue.try_recv() {
-            Ok(Delivery::Message(next))
-                if next.event == "presence_diff"
-                    && next.topic == merged.topic
-                    && next.join_ref == merged.join_ref =>
-            {
-                crate::presence::merge_diff(&mut merged.payload, &next.payload);
-            }
-            Ok(other) => return vec![Delivery::Message(merged), other],
-            Err(_) => break,
+impl Hub {
+    /// A remote member's tracks leave its room (which goes when nothing is left in it).
+    fn untrack_alias(&self, topics: &mut Topics, room: &str, alias: MemberId) {
+        let Some(state) = topics.by_name.get_mut(room) else {
+            return;
+        };
+        let diff = state.presence.untrack(alias);
+        self.announce(room, state, diff);
+        if state.members.is_empty() && state.presence.is_empty() {
+            topics.by_name.remove(room);
         }
     }
-    vec![Delivery::Message(merged)]
+
+    /// Adds a presence change to the room's next `presence_diff`, which goes out
+    /// [`PRESENCE_BATCH`] after the first change it holds (at once outside a runtime).
+    fn announce(&self, room: &str, state: &mut Topic, diff: Diff) {
+        if diff.is_empty() {
+            return;
+        }
+        let due = !state.pending.is_empty();
+        state.pending.merge(diff);
+        if due {
+            return;
+        }
+        match (tokio::runtime::Handle::try_current(), self.me.upgrade()) {
+            (Ok(runtime), Some(hub)) => {
+                let room = room.to_owned();
+                runtime.spawn(async move {
+                    tokio::time::sleep(PRESENCE_BATCH).await;
+                    if let Some(state) = hub.lock().by_name.get_mut(&room) {
+                        send_pending(state);
+                    }
+                });
+            }
+            _ => send_pending(state),
+        }
+    }
 }
 
-/// Sends a `presence_diff` to the topic's members that take part in presence.
-fn announce(state: &Topic, diff: &Value) {
+/// Sends the room's pending `presence_diff` to its members that take part in presence.
+fn send_pending(state: &mut Topic) {
+    let diff = std::mem::take(&mut state.pending);
+    if diff.is_empty() {
+        return;
+    }
+    let push = Arc::new(SharedPush::new(
+        state.wire.clone(),
+        "presence_diff",
+        diff.to_json(),
+    ));
     for member in state.members.values().filter(|member| member.presence) {
-        let _ = member.queue.send(Delivery::Message(Message {
-            join_ref: Some(member.join_ref.clone()),
-            msg_ref: None,
-            topic: state.wire.clone(),
-            event: "presence_diff".into(),
-            payload: diff.clone(),
-        }));
+        let _ = member
+            .queue
+            .send(Delivery::Push(member.join_ref.clone(), Arc::clone(&push)));
     }
 }
 
@@ -532,7 +608,7 @@ mod tests {
             1
         );
         assert!(a_rx.try_recv().is_err());
-        assert!(matches!(b_rx.try_recv(), Ok(Delivery::Broadcast { .. })));
+        assert!(matches!(b_rx.try_recv(), Ok(Delivery::Broadcast(_))));
         assert_eq!(
             hub.broadcast(
                 "realtime:room",
@@ -576,7 +652,7 @@ mod tests {
             payload: Map::new(),
         };
         hub.apply_remote_presence("otro", beto.clone());
-        let Ok(Delivery::Message(diff)) = a_rx.try_recv() else {
+        let Ok(Delivery::Push(_, diff)) = a_rx.try_recv() else {
             panic!("the local member sees the remote join")
         };
         assert!(diff.payload["joins"]["beto"].is_object());
@@ -598,7 +674,7 @@ mod tests {
         );
 
         hub.forget_node("otro");
-        let Ok(Delivery::Message(diff)) = a_rx.try_recv() else {
+        let Ok(Delivery::Push(_, diff)) = a_rx.try_recv() else {
             panic!("the remote member leaves with its process")
         };
         assert!(diff.payload["leaves"]["beto"].is_object());
@@ -609,11 +685,11 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn queued_presence_diffs_go_out_as_one() {
+    #[tokio::test(start_paused = true)]
+    async fn presence_changes_close_together_go_out_as_one_diff() {
         let hub = Hub::new();
         let (a_tx, mut a_rx) = unbounded_channel();
-        let a = hub.join(&joining("1", true), a_tx.clone());
+        let a = hub.join(&joining("1", true), a_tx);
         for key in ["ana", "beto", "carla"] {
             hub.apply_remote_presence(
                 key,
@@ -626,21 +702,24 @@ mod tests {
                 },
             );
         }
-        hub.broadcast(
-            "realtime:room",
-            None,
-            true,
-            "e",
-            BroadcastPayload::Json(json!({})),
-        );
-        let first = a_rx.try_recv().unwrap();
-        let out = coalesce(first, &mut a_rx);
-        assert_eq!(out.len(), 2, "the merged diff, then the broadcast");
-        let Delivery::Message(diff) = &out[0] else {
-            panic!("a diff")
+        hub.forget_node("beto");
+        assert!(a_rx.try_recv().is_err(), "not yet");
+        tokio::time::sleep(PRESENCE_BATCH * 2).await;
+        let Ok(Delivery::Push(join_ref, diff)) = a_rx.try_recv() else {
+            panic!("one diff")
         };
+        assert_eq!(join_ref, "1");
         assert_eq!(diff.payload["joins"].as_object().unwrap().len(), 3);
-        assert!(matches!(out[1], Delivery::Broadcast { .. }));
+        assert!(diff.payload["leaves"]["beto"].is_object());
+        assert!(a_rx.try_recv().is_err(), "only one");
+        let frame: Value = serde_json::from_str(&diff.encode(Vsn::V2, &join_ref)).unwrap();
+        assert_eq!(frame[0], "1");
+        assert_eq!(frame[3], "presence_diff");
+        assert_eq!(frame[4], diff.payload);
+        let frame: Value = serde_json::from_str(&diff.encode(Vsn::V1, &join_ref)).unwrap();
+        assert_eq!(frame["join_ref"], "1");
+        assert_eq!(frame["topic"], "realtime:room");
+        assert_eq!(frame["payload"], diff.payload);
         hub.leave("realtime:room", a);
     }
 
@@ -654,15 +733,15 @@ mod tests {
         hub.join(&joining("4", true), b_tx);
         hub.join(&joining("1", false), c_tx);
         hub.track("realtime:room", a, "ana", Map::new());
-        let Ok(Delivery::Message(diff)) = b_rx.try_recv() else {
+        let Ok(Delivery::Push(join_ref, diff)) = b_rx.try_recv() else {
             panic!("b gets the diff")
         };
         assert_eq!(diff.event, "presence_diff");
-        assert_eq!(diff.join_ref.as_deref(), Some("4"));
+        assert_eq!(join_ref, "4");
         assert!(a_rx.try_recv().is_ok(), "the tracker gets its own diff");
         assert!(c_rx.try_recv().is_err(), "no presence, no diff");
         hub.leave("realtime:room", a);
-        let Ok(Delivery::Message(diff)) = b_rx.try_recv() else {
+        let Ok(Delivery::Push(_, diff)) = b_rx.try_recv() else {
             panic!("b sees the leave")
         };
         assert!(diff.payload["leaves"]["ana"].is_object());

@@ -17,7 +17,7 @@ pub mod protocol;
 
 pub use changes::{Change, ChangeListener, ChangeSource, SubscribeError};
 pub use connection::{Authorizer, Claims, Connection, Frame, Limits, Outgoing, TokenRefusal};
-pub use hub::{Delivery, Hub, PresenceRelayed, Relayed, coalesce, room_key};
+pub use hub::{Delivery, Hub, PresenceRelayed, Relayed, room_key};
 pub use policy::{Policies, PolicyFuture, ReadAccess};
 pub use protocol::{Message, ProtocolError, Vsn};
 

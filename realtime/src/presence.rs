@@ -42,6 +42,20 @@ impl Diff {
         self.joins.is_empty() && self.leaves.is_empty()
     }
 
+    /// Adds `next` as if both diffs had been applied in turn: realtime-js applies a diff's
+    /// joins then its leaves, and tells metas apart by their `phx_ref`, so appending each
+    /// key's metas keeps the outcome.
+    pub fn merge(&mut self, next: Diff) {
+        for (into, from) in [
+            (&mut self.joins, next.joins),
+            (&mut self.leaves, next.leaves),
+        ] {
+            for (key, metas) in from {
+                into.entry(key).or_default().extend(metas);
+            }
+        }
+    }
+
     /// The `presence_diff` payload.
     pub fn to_json(&self) -> Value {
         let side = |entries: &BTreeMap<String, Vec<Value>>| {
@@ -154,25 +168,6 @@ impl Presence {
     }
 }
 
-/// Adds the `presence_diff` payload `next` to `into`, as if both had been applied in turn:
-/// realtime-js applies a diff's joins then its leaves, and metas are told apart by their
-/// `phx_ref`, so concatenating each key's metas keeps the outcome.
-pub fn merge_diff(into: &mut Value, next: &Value) {
-    for side in ["joins", "leaves"] {
-        let Some(entries) = next[side].as_object() else {
-            continue;
-        };
-        for (key, entry) in entries {
-            let metas = entry["metas"].as_array().cloned().unwrap_or_default();
-            let target = &mut into[side][key]["metas"];
-            match target.as_array_mut() {
-                Some(existing) => existing.extend(metas),
-                None => *target = Value::Array(metas),
-            }
-        }
-    }
-}
-
 /// A track's reference: 12 bytes (time and randomness) as 16 URL-safe base64 characters, the
 /// shape Phoenix gives its refs.
 fn new_ref() -> String {
@@ -239,13 +234,11 @@ mod tests {
     #[test]
     fn merged_diffs_have_every_join_and_leave() {
         let mut presence = Presence::default();
-        let mut merged = presence.track(1, "ana", Map::new()).to_json();
-        merge_diff(
-            &mut merged,
-            &presence.track(2, "beto", Map::new()).to_json(),
-        );
-        merge_diff(&mut merged, &presence.track(3, "ana", Map::new()).to_json());
-        merge_diff(&mut merged, &presence.untrack(2).to_json());
+        let mut merged = presence.track(1, "ana", Map::new());
+        merged.merge(presence.track(2, "beto", Map::new()));
+        merged.merge(presence.track(3, "ana", Map::new()));
+        merged.merge(presence.untrack(2));
+        let merged = merged.to_json();
         assert_eq!(merged["joins"]["ana"]["metas"].as_array().unwrap().len(), 2);
         assert_eq!(
             merged["joins"]["beto"]["metas"].as_array().unwrap().len(),

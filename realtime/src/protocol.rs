@@ -69,17 +69,20 @@ impl Message {
 
     /// Encodes a text frame.
     pub fn encode(&self, vsn: Vsn) -> String {
-        let value = match vsn {
-            Vsn::V1 => serde_json::to_value(self).unwrap_or(Value::Null),
-            Vsn::V2 => Value::Array(vec![
-                self.join_ref.clone().map_or(Value::Null, Value::String),
-                self.msg_ref.clone().map_or(Value::Null, Value::String),
-                Value::String(self.topic.clone()),
-                Value::String(self.event.clone()),
-                self.payload.clone(),
-            ]),
-        };
-        value.to_string()
+        match vsn {
+            Vsn::V1 => serde_json::to_value(self)
+                .unwrap_or(Value::Null)
+                .to_string(),
+            // Serialized in place: the payload may be large and go to many sockets.
+            Vsn::V2 => serde_json::to_string(&(
+                &self.join_ref,
+                &self.msg_ref,
+                &self.topic,
+                &self.event,
+                &self.payload,
+            ))
+            .unwrap_or_default(),
+        }
     }
 }
 

@@ -139,16 +139,9 @@ async fn serve(
                 Some(Ok(AggregatedMessage::Close(_))) | Some(Err(_)) | None => break None,
             },
             Some(delivery) = deliveries.recv() => {
-                let mut gone = false;
-                for delivery in realtime::coalesce(delivery, &mut deliveries) {
-                    if let Some(frame) = connection.encode_delivery(&delivery)
-                        && !send(&mut session, frame).await
-                    {
-                        gone = true;
-                        break;
-                    }
-                }
-                if gone {
+                if let Some(frame) = connection.encode_delivery(&delivery)
+                    && !send(&mut session, frame).await
+                {
                     break None;
                 }
                 Vec::new()
