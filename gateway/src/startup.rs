@@ -256,6 +256,9 @@ impl Application {
                 .configure(move |config| webapp::configure(config, web_dir))
         })
         .workers(workers)
+        // Small writes (websocket frames above all) go out at once instead of waiting
+        // for the peer's delayed ACK.
+        .tcp_nodelay(true)
         .client_request_timeout(client_timeouts.head)
         .listen(listener)
         .map_err(StartError::Server)?
