@@ -19,8 +19,9 @@ use crate::protocol::{Message, Vsn};
 /// What a socket is sent from outside its own request/reply flow.
 #[derive(Debug, Clone)]
 pub enum Delivery {
-    /// A message for one of its channels (presence, system).
-    Message(Message),
+    /// A message for one of its channels (system, postgres_changes); boxed, as every
+    /// socket's queue holds its deliveries at the size of the largest.
+    Message(Box<Message>),
     /// A broadcast, shared by every member it goes to.
     Broadcast(Arc<SharedBroadcast>),
     /// A message for the channel joined with this `join_ref`, shared by every member it
@@ -262,13 +263,13 @@ impl Hub {
                 .strip_prefix("realtime:")
                 .unwrap_or(&listener.topic);
             let message = |event: &str, msg_ref: Option<String>, payload: Value| {
-                Delivery::Message(Message {
+                Delivery::Message(Box::new(Message {
                     join_ref: Some(listener.join_ref.clone()),
                     msg_ref,
                     topic: listener.topic.clone(),
                     event: event.to_owned(),
                     payload,
-                })
+                }))
             };
             let _ = listener.queue.send(message(
                 "system",

@@ -133,13 +133,13 @@ impl Deliverer {
                     continue;
                 }
                 let listener = &listeners[candidate.listener];
-                let _ = listener.queue.send(Delivery::Message(Message {
+                let _ = listener.queue.send(Delivery::Message(Box::new(Message {
                     join_ref: None,
                     msg_ref: None,
                     topic: listener.topic.clone(),
                     event: "postgres_changes".into(),
                     payload: json!({ "ids": candidate.ids, "data": payload }),
-                }));
+                })));
             }
         }
     }
