@@ -29,8 +29,21 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
+/** Latencies kept in a preallocated array: a growing JS array's copies and the garbage
+ * collection they cause would land in the very latencies measured. */
+function recorder(capacity) {
+  const values = new Float64Array(capacity)
+  let count = 0
+  return {
+    add(value) {
+      if (count < capacity) values[count++] = value
+    },
+    values: () => values.subarray(0, count),
+  }
+}
+
 function summary(latencies) {
-  const sorted = Float64Array.from(latencies).sort()
+  const sorted = latencies.values().slice().sort()
   const round = (value) => (value === null ? null : Math.round(value * 100) / 100)
   return { p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), max_ms: round(sorted.at(-1) ?? null) }
 }
@@ -98,7 +111,8 @@ async function broadcast() {
   const [sender] = await openSockets(1)
   await Promise.all(subscribers.map((socket) => join(socket, topic)))
   await join(sender, topic)
-  const latencies = []
+  const total = Math.round(rate * seconds)
+  const latencies = recorder(total * clients)
   let delivered = 0
   for (const socket of subscribers) {
     socket.on('message', (data) => {
@@ -106,11 +120,10 @@ async function broadcast() {
       const at = text.indexOf('"t":')
       if (at < 0 || !text.includes('"broadcast"')) return
       delivered += 1
-      latencies.push(now() - Number.parseFloat(text.slice(at + 4)))
+      latencies.add(now() - Number.parseFloat(text.slice(at + 4)))
     })
   }
   // 64 bytes of payload: the send time and padding.
-  const total = Math.round(rate * seconds)
   const started = now()
   for (let sent = 0; sent < total; sent += 1) {
     const due = started + (sent * 1000) / rate
@@ -192,7 +205,8 @@ async function changes() {
   const replies = await Promise.all(sockets.map((socket, i) => join(socket, 'realtime:bench-changes', { postgres_changes: [binding] }, tokens[i % Math.max(1, tokens.length)])))
   if (replies.some((reply) => reply.status !== 'ok')) throw new Error(`a join failed: ${JSON.stringify(replies.find((r) => r.status !== 'ok'))}`)
   await wait(500)
-  const latencies = []
+  const total = Math.round(rate * seconds)
+  const latencies = recorder(total * clients)
   let delivered = 0
   for (const socket of sockets) {
     socket.on('message', (data) => {
@@ -200,12 +214,11 @@ async function changes() {
       if (!text.includes('"postgres_changes"') || !text.includes('"ids"')) return
       const at = text.indexOf('"sent_at":')
       delivered += 1
-      if (at >= 0) latencies.push(now() - Number.parseFloat(text.slice(at + 10)))
+      if (at >= 0) latencies.add(now() - Number.parseFloat(text.slice(at + 10)))
     })
   }
   // Inserts from a pool of 8 connections, paced; each row carries its send time.
   const writers = new pg.Pool({ connectionString: db, max: 8 })
-  const total = Math.round(rate * seconds)
   const started = now()
   const inFlight = []
   for (let n = 0; n < total; n += 1) {

@@ -7,7 +7,7 @@
 
 import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -55,7 +55,28 @@ function start(command, args, env, ready) {
   })
 }
 
+/** The machine's busy and total CPU time so far (/proc/stat, in ticks). */
+function cpuTicks() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+  const ticks = fields.map(Number)
+  const total = ticks.reduce((sum, tick) => sum + tick, 0)
+  return { busy: total - ticks[3] - (ticks[4] ?? 0), total }
+}
+
+/** Waits (at most a minute) until the machine is nearly idle: a server still draining the
+ * backlog of a flat-out round would otherwise slow the next measurement. */
+function settle() {
+  for (let waited = 0; waited < 120; waited += 1) {
+    const before = cpuTicks()
+    execFileSync('sleep', ['0.5'])
+    const after = cpuTicks()
+    if ((after.busy - before.busy) / Math.max(1, after.total - before.total) < 0.1) return
+  }
+  log('the machine did not settle within a minute; measuring anyway')
+}
+
 function load(scenario, options) {
+  settle()
   const output = execFileSync(process.execPath, [join(here, 'load.mjs'), scenario, JSON.stringify(options)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
