@@ -178,21 +178,28 @@ impl Deliverer {
         }
         let mut client = self.owner.get().await?;
         let transaction = client.build_transaction().read_only(true).start().await?;
+        // Prepared once per connection: a batch repeats a few statements for many viewers,
+        // and PostgreSQL plans them again only when the role changes. All are prepared
+        // before any runs, as the pipeline below depends on the order of first polls.
+        let prepared = futures_util::future::try_join_all(
+            statements
+                .iter()
+                .map(|statement| transaction.prepare_cached(&statement.sql)),
+        )
+        .await?;
+        // tokio-postgres sends a query when its future is first polled, and join_all first
+        // polls them in order: each viewer's settings precede its checks.
         let pending: Vec<_> = statements
             .iter()
-            .map(|statement| {
+            .zip(&prepared)
+            .map(|(statement, prepared)| {
                 let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = statement
                     .params
                     .iter()
                     .map(|param| param as &(dyn tokio_postgres::types::ToSql + Sync))
                     .collect();
                 let transaction = &transaction;
-                // Prepared once per connection: a batch repeats a few statements for many
-                // viewers, and PostgreSQL plans them again only when the role changes.
-                async move {
-                    let prepared = transaction.prepare_cached(&statement.sql).await?;
-                    transaction.query(&prepared, &params).await
-                }
+                async move { transaction.query(prepared, &params).await }
             })
             .collect();
         let answers = futures_util::future::join_all(pending).await;
@@ -300,10 +307,17 @@ impl<'a> Statement<'a> {
             viewer,
             sql: format!(
                 "SELECT (e.n - 1)::int8 FROM json_array_elements($1::text::json) WITH ORDINALITY AS e(row, n) \
-                 WHERE EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
+                 WHERE current_user = $2::text AND current_setting('request.jwt.claims', true) = $3::text \
+                   AND EXISTS (SELECT 1 FROM {qualified} t, json_populate_record(NULL::{qualified}, e.row) k \
                  WHERE {matches})"
             ),
-            params: vec![Value::Array(keys).to_string()],
+            // The role and claims again: were the statements ever run out of order, the
+            // check would show nothing rather than another viewer's rows.
+            params: vec![
+                Value::Array(keys).to_string(),
+                viewer.0.clone(),
+                viewer.1.clone(),
+            ],
             indexes: Some(indexes),
         }
     }
