@@ -4,7 +4,7 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
 use actix_web::dev::{Server, ServerHandle, ServiceRequest};
@@ -259,6 +259,13 @@ impl Application {
         // Small writes (websocket frames above all) go out at once instead of waiting
         // for the peer's delayed ACK.
         .tcp_nodelay(true)
+        // A connection whose request body was not read to the end is shut at once instead
+        // of being drained for a second: for a websocket that is every close (browsers and
+        // Node wait for the server to close first, and realtime-js takes a close slower than
+        // its heartbeat for a failure and reconnects). Short lingers are not an option:
+        // below the dispatcher's 500 ms clock the socket was never shut at all. Early 401s
+        // and 413s still reach the client (the answer is flushed before the shutdown).
+        .client_disconnect_timeout(Duration::ZERO)
         .client_request_timeout(client_timeouts.head)
         .listen(listener)
         .map_err(StartError::Server)?

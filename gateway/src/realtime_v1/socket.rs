@@ -136,7 +136,11 @@ async fn serve(
                     last_heard = Instant::now();
                     Vec::new()
                 }
-                Some(Ok(AggregatedMessage::Close(_))) | Some(Err(_)) | None => break None,
+                // The client's close code is echoed, as Supabase (Cowboy) answers.
+                Some(Ok(AggregatedMessage::Close(reason))) => {
+                    break reason.map(|reason| CloseReason { code: reason.code, description: None });
+                }
+                Some(Err(_)) | None => break None,
             },
             Some(delivery) = deliveries.recv() => {
                 if let Some(frame) = connection.encode_delivery(&delivery)
@@ -148,19 +152,15 @@ async fn serve(
             }
             _ = tick.tick() => {
                 if last_heard.elapsed() >= idle {
-                    break Some(1000);
+                    break Some(CloseReason::from(CloseCode::Normal));
                 }
                 connection.tick(unix_now())
             }
         };
         if let Err(close) = write(&mut session, &connection, answers).await {
-            break close;
+            break close.map(|code| CloseReason::from(CloseCode::from(code)));
         }
     };
     connection.close();
-    let reason = close_with.map(|code| CloseReason {
-        code: CloseCode::from(code),
-        description: None,
-    });
-    let _ = session.close(reason).await;
+    let _ = session.close(close_with).await;
 }

@@ -357,5 +357,25 @@ test('a raw socket: the key is checked before the upgrade, vsn 1.0.0 frames are 
   assert.deepEqual(unmatched.payload, { status: 'error', response: { reason: 'unmatched topic' } })
   assert.match(refusedExpired.payload.response.reason, /^InvalidJWTToken: Token has expired \d+ seconds ago$/)
   assert.equal(refusedMalformed.payload.response.reason, 'MalformedJWT: The token provided is not a valid JWT')
-  socket.close()
+  // The closing handshake echoes the client's code, as Supabase's server does.
+  const closed = new Promise((resolve) => (socket.onclose = resolve))
+  socket.close(1000)
+  const { code, wasClean } = await closed
+  assert.equal(code, 1000)
+  assert.equal(wasClean, true)
+})
+
+test('a client that leaves its last channel and disconnects stays disconnected', async () => {
+  // A heartbeat sent just before disconnect() gets no reply (realtime-js ignores messages
+  // while closing); unless the socket closes at once, the heartbeat timeout marks the close
+  // unclean and realtime-js connects again.
+  const made = createClient(gateway.url, gateway.anonKey, { ...options, realtime: { heartbeatIntervalMs: 500 } })
+  clients.push(made)
+  const channel = made.channel('de-paso')
+  assert.equal((await subscribe(channel)).status, 'SUBSCRIBED')
+  await wait(480)
+  await made.removeChannel(channel)
+  made.realtime.disconnect()
+  await wait(3500)
+  assert.equal(made.realtime.connectionState(), 'closed')
 })
