@@ -7,7 +7,8 @@ export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
         test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
-        oracle-auth-js oracle-functions-js types bench-ai bench-pages bench-realtime
+        oracle-auth-js oracle-functions-js oracle-supabase-js-integration types bench-ai bench-pages \
+        bench-realtime
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -135,6 +136,12 @@ oracle-functions-js:
 oracle-auth-js:
 	cargo build --locked --bin cielo
 	scripts/oracle/auth-js.sh
+
+## oracle-supabase-js-integration: the official supabase-js cross-service integration test
+## (rest, auth, realtime, storage) against the gateway (fetched, never committed)
+oracle-supabase-js-integration:
+	cargo build --locked --bin cielo
+	scripts/oracle/supabase-js-integration.sh
 
 fmt:
 	cargo fmt --all
