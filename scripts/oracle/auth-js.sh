@@ -60,8 +60,8 @@ CLI_SECRET="super-secret-jwt-token-with-at-least-32-characters-long"
 DOCKER_SECRET="37c304f8-51aa-419a-a1af-06154e63707a"
 SKIP_NAMES='^(?!.*(WebAuthn MFA|Web3 Authentication|SSO Authentication|OAuth Admin)).*'
 
-say() { echo "oracle: $*"; }
-die() { echo "oracle: $*" >&2; exit 2; }
+# shellcheck source=scripts/oracle/lib.sh
+source "$HERE/lib.sh"
 
 # ---------------------------------------------------------------- phase 1: setup (network)
 if [ -z "${CIELO_ORACLE_IN_NETNS:-}" ]; then
@@ -76,28 +76,7 @@ Build it first:  (cd $REPO && cargo build --bin cielo)   or set CIELO_BIN=/path/
   WORK="$(cd "$WORK" && pwd)"
   PKG="$WORK/pkg"
 
-  is_repo() {
-    local gd top
-    gd="$(git -C "$1" rev-parse --absolute-git-dir 2>/dev/null)" || return 1
-    [ "$gd" -ef "$1" ] || [ "$gd" -ef "$1/.git" ] && return 0
-    top="$(git -C "$1" rev-parse --show-toplevel 2>/dev/null)" && [ "$top" -ef "$1" ]
-  }
-  has_rev() { git -C "$1" rev-parse --verify -q "$REV^{commit}" >/dev/null 2>&1; }
-
-  if [ -n "${SUPABASE_JS_DIR:-}" ] && is_repo "$SUPABASE_JS_DIR"; then
-    SRC="$SUPABASE_JS_DIR"
-    has_rev "$SRC" || die "revision $REV not found in $SRC"
-  else
-    SRC="$WORK/supabase-js"
-    if ! is_repo "$SRC"; then
-      say "cloning $UPSTREAM_URL (blobless) into $SRC"
-      rm -rf "$SRC"
-      git clone -q --filter=blob:none --no-checkout "$UPSTREAM_URL" "$SRC" || die "git clone failed"
-    fi
-    has_rev "$SRC" || git -C "$SRC" fetch -q origin "$REV" || die "git fetch in $SRC failed"
-  fi
-  FULL_REV="$(git -C "$SRC" rev-parse "$REV^{commit}")"
-  say "using $SUB at $(git -C "$SRC" log -1 --format='%h %cs' "$FULL_REV") from $SRC"
+  checkout_upstream
   rm -rf "$PKG/packages" "$PKG/tsconfig.base.json"
   mkdir -p "$PKG"
   git -C "$SRC" archive "$FULL_REV" "$SUB" tsconfig.base.json | tar -x -C "$PKG" \
