@@ -7,8 +7,8 @@ export CARGO_TARGET_DIR
 
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
         test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
-        oracle-auth-js oracle-functions-js oracle-supabase-js-integration types bench-ai bench-pages \
-        bench-realtime
+        oracle-auth-js oracle-functions-js oracle-storage-js oracle-supabase-js-integration types \
+        bench-ai bench-pages bench-realtime
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -131,6 +131,11 @@ bench-auth:
 oracle-functions-js:
 	cargo build --locked --bin cielo
 	scripts/oracle/functions-js.sh
+
+## oracle-storage-js: the official storage-js suite against the gateway (fetched, never committed)
+oracle-storage-js:
+	cargo build --locked --bin cielo
+	scripts/oracle/storage-js.sh
 
 ## oracle-auth-js: the official auth-js suite against the gateway (fetched, never committed)
 oracle-auth-js:

@@ -99,6 +99,15 @@ if [ "$mode" = test ] && have python3 && ! python3 -m ruff --version >/dev/null 
     || problems+=("ruff is missing: run \`python3 -m pip install ruff\`.")
 fi
 
+# The S3-compatible server the storage/v1 tests run against (moto's server mode), from PyPI
+# like ruff.
+if [ "$mode" = test ] && have python3 && ! python3 -c 'import moto.server, flask' >/dev/null 2>&1; then
+  echo "Installing moto (an S3-compatible test server) with pip..."
+  python3 -m pip install --quiet --disable-pip-version-check 'moto[server]' >/dev/null 2>&1 \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'moto[server]' >/dev/null \
+    || problems+=("moto is missing: run \`python3 -m pip install 'moto[server]'\`.")
+fi
+
 if [ ${#problems[@]} -gt 0 ]; then
   printf 'Cannot continue:\n' >&2
   printf '  - %s\n' "${problems[@]}" >&2

@@ -25,6 +25,7 @@ mod ai;
 
 pub use ai::default_model_path;
 mod auth;
+pub mod storage;
 pub mod variables;
 
 use variables::{self as var, Variable};
@@ -54,6 +55,8 @@ pub struct Settings {
     pub ai_zone_max_tokens: u32,
     /// Where postgres_changes come from (`REALTIME_*`).
     pub realtime: RealtimeSettings,
+    /// Where storage/v1 keeps bytes and its limits (Supabase Storage's variables).
+    pub storage: storage::StorageSettings,
     /// Where the gateway keeps its state: the embedded cluster, the generated JWT secret.
     pub data_dir: PathBuf,
     /// Load the demo (a teacher with a filled week, an admin, a content creator; see
@@ -499,6 +502,7 @@ impl Settings {
         let model_index_url = ai::parse_model_index_url(&vars)?;
         let ai_zone_max_tokens =
             u32::try_from(vars.parse_within(&var::AI_ZONE_MAX_TOKENS, 200, 8192)?).unwrap_or(200);
+        let storage = storage::parse_storage(&vars, &data_dir)?;
         let realtime = RealtimeSettings {
             max_events_per_second: vars.parse_within(
                 &var::REALTIME_MAX_EVENTS_PER_SECOND,
@@ -639,6 +643,7 @@ impl Settings {
             model_index_url,
             ai_zone_max_tokens,
             realtime,
+            storage,
             data_dir,
             seed_demo: vars.flag_or(&var::SEED_DEMO, true)?,
         })

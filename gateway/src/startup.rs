@@ -55,6 +55,8 @@ pub enum StartError {
     SchemaCache(#[from] LoadError),
     #[error(transparent)]
     Auth(#[from] auth_v1::AuthStartError),
+    #[error("storage/v1 could not start: {0}")]
+    Storage(String),
 }
 
 /// The HTTP server, bound and ready to run.
@@ -141,7 +143,8 @@ impl Application {
         let workers = std::thread::available_parallelism().map_or(1, usize::from);
         let per_worker = settings.database.pool_size.div_ceil(workers);
         let auth_db = db.clone();
-        let auth_pools = auth_v1::pools::ThreadPools::new(move || auth_db.auth_pool(per_worker));
+        let auth_pools =
+            crate::db::thread_pools::ThreadPools::new(move || auth_db.auth_pool(per_worker));
         let auth =
             auth_v1::AuthState::start(settings.clone(), keys.clone(), db.auth.clone(), auth_pools)
                 .await?;
@@ -157,6 +160,10 @@ impl Application {
             port,
             natives,
         ));
+        let storage = web::Data::new(
+            storage_v1::StorageState::new(&settings, keys.clone(), &db, per_worker)
+                .map_err(StartError::Storage)?,
+        );
         let hub = realtime::Hub::new();
         let capture = realtime_v1::changes::start(
             hub.clone(),
@@ -224,7 +231,8 @@ impl Application {
             let app = App::new()
                 .app_data(state.clone())
                 .app_data(realtime.clone())
-                .app_data(functions_host.clone());
+                .app_data(functions_host.clone())
+                .app_data(storage.clone());
             let app = match api_pool {
                 Ok(pool) => app
                     .app_data(TransactionBatches::new(
@@ -329,8 +337,14 @@ fn is_cors_request(request: &ServiceRequest) -> bool {
 /// the function wrote them (an encoder would also hold back a stream's chunks).
 fn compression() -> Selective<Compress> {
     Selective::new(Compress::default(), |request| {
+        let path = request.path();
+        // Object bytes go out as stored: ranges, Content-Length and ETags refer to them,
+        // and most are already compressed (images, PDFs, video).
         request.headers().contains_key(ACCEPT_ENCODING)
-            && !request.path().starts_with("/functions/v1/")
+            && !path.starts_with("/functions/v1/")
+            && !path.starts_with("/storage/v1/object/")
+            && !path.starts_with("/storage/v1/render/")
+            && !path.starts_with("/storage/v1/upload/")
     })
 }
 

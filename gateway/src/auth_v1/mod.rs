@@ -18,7 +18,6 @@ pub mod mfa;
 pub mod model;
 pub mod otp;
 pub mod password;
-pub mod pools;
 pub mod rate_limit;
 pub mod redirect;
 pub mod session;
@@ -44,6 +43,7 @@ use self::password::{PasswordHasher, PasswordRules};
 use self::rate_limit::{Limit, RateLimits};
 use self::redirect::RedirectPolicy;
 use crate::config::{AuthSettings, Settings};
+use crate::db::thread_pools::ThreadPools;
 use crate::identity::{Credentials, ProjectKeys, signing_keys};
 use crate::mail::Mailer;
 use crate::mail::templates::{TemplateError, Templates};
@@ -60,7 +60,7 @@ pub struct AuthState {
     /// Shared connections for background work (signing keys).
     pub pool: deadpool_postgres::Pool,
     /// Request connections, per thread.
-    pub pools: pools::ThreadPools,
+    pub pools: ThreadPools,
     pub keys: ProjectKeys,
     pub hasher: PasswordHasher,
     pub limits: RateLimits,
@@ -89,7 +89,7 @@ impl AuthState {
         settings: Arc<Settings>,
         keys: ProjectKeys,
         pool: deadpool_postgres::Pool,
-        pools: pools::ThreadPools,
+        pools: ThreadPools,
     ) -> Result<Arc<Self>, AuthStartError> {
         let auth = &settings.auth;
         let state = Arc::new(Self {

@@ -15,13 +15,14 @@ pub enum Group {
     Mail,
     Rest,
     Realtime,
+    Storage,
     Functions,
     Ai,
     Logging,
 }
 
 impl Group {
-    const ALL: [Group; 12] = [
+    const ALL: [Group; 13] = [
         Group::Api,
         Group::Database,
         Group::Keys,
@@ -31,6 +32,7 @@ impl Group {
         Group::Mail,
         Group::Rest,
         Group::Realtime,
+        Group::Storage,
         Group::Functions,
         Group::Ai,
         Group::Logging,
@@ -47,6 +49,7 @@ impl Group {
             Group::Mail => "Mail",
             Group::Rest => "rest/v1",
             Group::Realtime => "realtime/v1",
+            Group::Storage => "storage/v1",
             Group::Functions => "functions/v1",
             Group::Ai => "AI generation",
             Group::Logging => "Logging",
@@ -343,6 +346,35 @@ variables! {
              the log instead of filling the disk (a stuck capturing process's session is ended); \
              the changes it held are not delivered. The embedded cluster also sets \
              `max_slot_wal_keep_size` to it.";
+    }
+    Storage {
+        STORAGE_BACKEND: "`file`",
+            "Where object bytes are kept: `file` (a directory, `FILE_STORAGE_BACKEND_PATH`) or \
+             `s3` (any S3-compatible store: AWS S3, MinIO, R2, Garage; lets several gateway \
+             processes share files).";
+        FILE_STORAGE_BACKEND_PATH: "`$DATA_DIR/storage`",
+            "Directory of the `file` backend.";
+        FILE_SIZE_LIMIT: "`52428800`",
+            "Largest object in bytes (50 MiB); a bucket's `file_size_limit` may only lower it.";
+        GLOBAL_S3_BUCKET: "—", "Bucket of the `s3` backend (required with it).";
+        GLOBAL_S3_ENDPOINT: "AWS",
+            "Endpoint of an S3-compatible server, e.g. `http://127.0.0.1:9000`.";
+        GLOBAL_S3_FORCE_PATH_STYLE: "`false`",
+            "Address the bucket in the path (`/bucket/key`) instead of the host name; most \
+             self-hosted servers need `true`.";
+        REGION | AWS_DEFAULT_REGION | AWS_REGION: "`us-east-1`", "Region of the `s3` backend.";
+        AWS_ACCESS_KEY_ID: "—", "Access key of the `s3` backend.";
+        AWS_SECRET_ACCESS_KEY: "—", "Secret key of the `s3` backend.";
+        UPLOAD_SIGNED_URL_EXPIRATION_TIME: "`7200`",
+            "Seconds a signed upload URL (`createSignedUploadUrl`) stays valid.";
+        TUS_URL_EXPIRY_MS: "`3600000`",
+            "Milliseconds an unfinished resumable (TUS) upload may be resumed.";
+        IMAGE_TRANSFORMATION_ENABLED: "`true`",
+            "Serve `/render/image/…` (resizing and WebP conversion, done in the gateway).";
+        IMG_LIMITS_MAX_SIZE: "`2000`",
+            "Largest width or height of a transformed image, in pixels.";
+        IMAGE_TRANSFORMATION_MAX_SOURCE_MB: "`25`",
+            "Largest source image a transformation reads, in megabytes.";
     }
     Rest {
         PGRST_DB_SCHEMAS: "`public`",

@@ -18,6 +18,7 @@ pub mod embedded;
 pub mod migrate;
 pub mod notifications;
 pub mod seed;
+pub mod thread_pools;
 pub mod wire;
 
 use std::time::Duration;
@@ -119,6 +120,12 @@ impl Database {
     /// A new pool of auth/v1 connections with room for `size`.
     pub fn auth_pool(&self, size: usize) -> Result<Pool, DbError> {
         pool(self.auth_config.clone(), size, self.timeouts)
+    }
+
+    /// A new pool of `authenticator` connections with room for `size` (storage/v1's
+    /// requests, which switch into the caller's role in each transaction).
+    pub fn authenticator_pool(&self, size: usize) -> Result<Pool, DbError> {
+        pool(self.authenticator_config.clone(), size, self.timeouts)
     }
 }
 

@@ -38,6 +38,13 @@ impl std::fmt::Debug for Hs256Key {
 #[error("{0}")]
 pub struct JwtError(#[from] jsonwebtoken::errors::Error);
 
+impl JwtError {
+    /// What went wrong, for services that word each case their own way.
+    pub fn kind(&self) -> &jsonwebtoken::errors::ErrorKind {
+        self.0.kind()
+    }
+}
+
 impl Hs256Key {
     pub fn new(secret: &SecretString) -> Self {
         let bytes = secret.expose_secret().as_bytes();

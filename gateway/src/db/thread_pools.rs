@@ -1,4 +1,4 @@
-//! auth/v1's request connections: one pool per thread that serves requests.
+//! Pools made per thread that serves requests (auth/v1 and storage/v1 use them).
 //!
 //! A connection's I/O task runs on the thread that opened it (see `db::api_pool`): a
 //! request on another HTTP worker would cross threads twice on every round trip. Each
@@ -10,7 +10,7 @@ use std::thread::ThreadId;
 
 use deadpool_postgres::Pool;
 
-use crate::db::DbError;
+use super::DbError;
 
 type MakePool = dyn Fn() -> Result<Pool, DbError> + Send + Sync;
 

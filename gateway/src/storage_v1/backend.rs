@@ -1,0 +1,413 @@
+//! Where object bytes live: a directory under `DATA_DIR` (the default) or any
+//! S3-compatible store through `object_store`. Each upload is stored under a path of its
+//! own (`<bucket>/<key>/<version>`), so a half-written or replaced file is never what a
+//! database row points to: the row names its version only after the bytes are complete,
+//! and the previous version is deleted only after the row moved on. Bytes are streamed in
+//! both directions with bounded memory; the MD5 ETag is computed while writing.
+//!
+//! On disk a write goes to a temporary file, is fsynced, and renamed into place (the
+//! directory fsynced too), so a crash leaves either the whole file or none.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use futures_util::stream::{BoxStream, StreamExt};
+use futures_util::{Stream, TryStreamExt};
+use md5::{Digest, Md5};
+use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
+use tokio::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
+
+use crate::config::storage::BackendSettings;
+
+/// What a completed write produced.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub size: u64,
+    /// `"<md5 hex>"`, quoted as an HTTP ETag.
+    pub etag: String,
+    pub last_modified: DateTime<Utc>,
+}
+
+#[derive(Debug)]
+pub enum WriteError {
+    /// More bytes than the limit: nothing was kept.
+    TooLarge,
+    /// The request body failed (the client went away): nothing was kept.
+    Body(String),
+    Io(String),
+}
+
+/// An inclusive byte range of an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteRange {
+    pub start: u64,
+    pub end: u64,
+}
+
+/// Bytes on their way out.
+pub struct Reader {
+    pub stream: BoxStream<'static, io::Result<Bytes>>,
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reader")
+    }
+}
+
+#[derive(Debug)]
+pub enum ReadError {
+    NotFound,
+    Io(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum Backend {
+    File { root: PathBuf },
+    S3 { store: Arc<dyn ObjectStore> },
+}
+
+/// Bytes read from disk per chunk when streaming a file out.
+const READ_CHUNK: usize = 256 * 1024;
+/// S3 multipart part size (S3's minimum is 5 MiB).
+const S3_PART: usize = 5 * 1024 * 1024;
+
+impl Backend {
+    pub fn new(settings: &BackendSettings) -> Result<Self, String> {
+        match settings {
+            BackendSettings::File { root } => {
+                std::fs::create_dir_all(root.join(".tmp")).map_err(|error| {
+                    format!(
+                        "could not create the storage directory {}: {error}",
+                        root.display()
+                    )
+                })?;
+                Ok(Backend::File { root: root.clone() })
+            }
+            BackendSettings::S3(s3) => {
+                let mut builder = object_store::aws::AmazonS3Builder::new()
+                    .with_bucket_name(&s3.bucket)
+                    .with_region(&s3.region)
+                    .with_virtual_hosted_style_request(!s3.force_path_style);
+                if let Some(endpoint) = &s3.endpoint {
+                    builder = builder
+                        .with_endpoint(endpoint)
+                        .with_allow_http(endpoint.starts_with("http://"));
+                }
+                if let Some((id, secret)) = &s3.credentials {
+                    use secrecy::ExposeSecret;
+                    builder = builder
+                        .with_access_key_id(id)
+                        .with_secret_access_key(secret.expose_secret());
+                }
+                let store = builder.build().map_err(|error| error.to_string())?;
+                Ok(Backend::S3 {
+                    store: Arc::new(store),
+                })
+            }
+        }
+    }
+
+    /// Streams `body` into `path`, refusing more than `limit` bytes.
+    pub async fn write<S, E>(&self, path: &str, body: S, limit: u64) -> Result<Written, WriteError>
+    where
+        S: Stream<Item = Result<Bytes, E>> + Unpin,
+        E: std::fmt::Display,
+    {
+        match self {
+            Backend::File { root } => write_file(root, path, body, limit).await,
+            Backend::S3 { store } => write_s3(store.as_ref(), path, body, limit).await,
+        }
+    }
+
+    /// Streams `path`, or the `range` of it.
+    pub async fn read(&self, path: &str, range: Option<ByteRange>) -> Result<Reader, ReadError> {
+        match self {
+            Backend::File { root } => {
+                let mut file = match tokio::fs::File::open(root.join(path)).await {
+                    Ok(file) => file,
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                        return Err(ReadError::NotFound);
+                    }
+                    Err(error) => return Err(ReadError::Io(error.to_string())),
+                };
+                let remaining = match range {
+                    Some(ByteRange { start, end }) => {
+                        file.seek(io::SeekFrom::Start(start))
+                            .await
+                            .map_err(|error| ReadError::Io(error.to_string()))?;
+                        end - start + 1
+                    }
+                    None => u64::MAX,
+                };
+                let stream = futures_util::stream::try_unfold(
+                    (file, vec![0u8; READ_CHUNK], remaining),
+                    |(mut file, mut buffer, remaining)| async move {
+                        if remaining == 0 {
+                            return Ok(None);
+                        }
+                        let want =
+                            usize::try_from(remaining).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
+                        let read = file.read(&mut buffer[..want]).await?;
+                        if read == 0 {
+                            return Ok(None);
+                        }
+                        let chunk = Bytes::copy_from_slice(&buffer[..read]);
+                        let remaining = remaining.saturating_sub(read as u64);
+                        Ok(Some((chunk, (file, buffer, remaining))))
+                    },
+                );
+                Ok(Reader {
+                    stream: stream.boxed(),
+                })
+            }
+            Backend::S3 { store } => {
+                let options = GetOptions {
+                    range: range.map(|r| GetRange::Bounded(r.start..r.end + 1)),
+                    ..GetOptions::default()
+                };
+                let result = store
+                    .get_opts(&object_store::path::Path::from(path), options)
+                    .await
+                    .map_err(|error| match error {
+                        object_store::Error::NotFound { .. } => ReadError::NotFound,
+                        other => ReadError::Io(other.to_string()),
+                    })?;
+                let stream = result
+                    .into_stream()
+                    .map_err(|error| io::Error::other(error.to_string()));
+                Ok(Reader {
+                    stream: stream.boxed(),
+                })
+            }
+        }
+    }
+
+    /// Reads a whole (small) object, for image transformations; refuses more than `limit`.
+    pub async fn read_all(&self, path: &str, limit: u64) -> Result<Option<Vec<u8>>, ReadError> {
+        let mut reader = self.read(path, None).await?;
+        let mut bytes = Vec::new();
+        while let Some(chunk) = reader.stream.next().await {
+            let chunk = chunk.map_err(|error| ReadError::Io(error.to_string()))?;
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() as u64 > limit {
+                return Ok(None);
+            }
+        }
+        Ok(Some(bytes))
+    }
+
+    /// Makes `to` a copy of `from` (a hard link on disk: versions are never modified).
+    pub async fn copy(&self, from: &str, to: &str) -> Result<(), ReadError> {
+        match self {
+            Backend::File { root } => {
+                let target = root.join(to);
+                create_parent(&target)
+                    .await
+                    .map_err(|e| ReadError::Io(e.to_string()))?;
+                match tokio::fs::hard_link(root.join(from), &target).await {
+                    Ok(()) => Ok(()),
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                        Err(ReadError::NotFound)
+                    }
+                    Err(_) => tokio::fs::copy(root.join(from), &target)
+                        .await
+                        .map(drop)
+                        .map_err(|error| ReadError::Io(error.to_string())),
+                }
+            }
+            Backend::S3 { store } => store
+                .copy(
+                    &object_store::path::Path::from(from),
+                    &object_store::path::Path::from(to),
+                )
+                .await
+                .map_err(|error| match error {
+                    object_store::Error::NotFound { .. } => ReadError::NotFound,
+                    other => ReadError::Io(other.to_string()),
+                }),
+        }
+    }
+
+    /// Deletes `path` if it exists; failures are logged (an orphan costs space, not data).
+    pub async fn delete(&self, path: &str) {
+        let result = match self {
+            Backend::File { root } => {
+                let file = root.join(path);
+                match tokio::fs::remove_file(&file).await {
+                    Ok(()) => {
+                        remove_empty_parents(root, &file).await;
+                        Ok(())
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+                    Err(error) => Err(error.to_string()),
+                }
+            }
+            Backend::S3 { store } => {
+                match store.delete(&object_store::path::Path::from(path)).await {
+                    Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+                    Err(error) => Err(error.to_string()),
+                }
+            }
+        };
+        if let Err(error) = result {
+            tracing::warn!(path, %error, "could not delete stored object bytes");
+        }
+    }
+}
+
+/// The stored path of one version of an object.
+pub fn object_path(bucket: &str, key: &str, version: &str) -> String {
+    format!("{bucket}/{key}/{version}")
+}
+
+async fn create_parent(path: &Path) -> io::Result<()> {
+    match path.parent() {
+        Some(parent) => tokio::fs::create_dir_all(parent).await,
+        None => Ok(()),
+    }
+}
+
+/// Removes the directories a deleted key leaves empty, up to the bucket's own.
+async fn remove_empty_parents(root: &Path, file: &Path) {
+    let mut dir = file.parent();
+    while let Some(current) = dir {
+        if current == root || current.parent() == Some(root) {
+            break;
+        }
+        if tokio::fs::remove_dir(current).await.is_err() {
+            break;
+        }
+        dir = current.parent();
+    }
+}
+
+async fn write_file<S, E>(
+    root: &Path,
+    path: &str,
+    mut body: S,
+    limit: u64,
+) -> Result<Written, WriteError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    let temporary = root.join(".tmp").join(uuid::Uuid::new_v4().to_string());
+    let io_error = |error: io::Error| WriteError::Io(error.to_string());
+    let mut file = tokio::fs::File::create(&temporary)
+        .await
+        .map_err(io_error)?;
+    let result: Result<(u64, Md5), WriteError> = async {
+        let mut size = 0u64;
+        let mut md5 = Md5::new();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|error| WriteError::Body(error.to_string()))?;
+            size += chunk.len() as u64;
+            if size > limit {
+                return Err(WriteError::TooLarge);
+            }
+            md5.update(&chunk);
+            file.write_all(&chunk).await.map_err(io_error)?;
+        }
+        file.sync_all().await.map_err(io_error)?;
+        Ok((size, md5))
+    }
+    .await;
+    drop(file);
+    let (size, md5) = match result {
+        Ok(done) => done,
+        Err(error) => {
+            let _ = tokio::fs::remove_file(&temporary).await;
+            return Err(error);
+        }
+    };
+    let target = root.join(path);
+    let placed = async {
+        create_parent(&target).await?;
+        tokio::fs::rename(&temporary, &target).await?;
+        if let Some(parent) = target.parent() {
+            tokio::fs::File::open(parent).await?.sync_all().await?;
+        }
+        io::Result::Ok(())
+    }
+    .await;
+    if let Err(error) = placed {
+        let _ = tokio::fs::remove_file(&temporary).await;
+        return Err(io_error(error));
+    }
+    Ok(Written {
+        size,
+        etag: format!("\"{}\"", hex::encode(md5.finalize())),
+        last_modified: Utc::now(),
+    })
+}
+
+async fn write_s3<S, E>(
+    store: &dyn ObjectStore,
+    path: &str,
+    mut body: S,
+    limit: u64,
+) -> Result<Written, WriteError>
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    let location = object_store::path::Path::from(path);
+    let s3_error = |error: object_store::Error| WriteError::Io(error.to_string());
+    let mut size = 0u64;
+    let mut md5 = Md5::new();
+    // Up to one part is held in memory; smaller objects go up in one request.
+    let mut first = Vec::new();
+    let mut upload: Option<WriteMultipart> = None;
+    let result: Result<(), WriteError> = async {
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|error| WriteError::Body(error.to_string()))?;
+            size += chunk.len() as u64;
+            if size > limit {
+                return Err(WriteError::TooLarge);
+            }
+            md5.update(&chunk);
+            match upload.as_mut() {
+                Some(writer) => {
+                    writer.wait_for_capacity(2).await.map_err(s3_error)?;
+                    writer.put(chunk);
+                }
+                None => {
+                    first.extend_from_slice(&chunk);
+                    if first.len() >= S3_PART {
+                        let multipart = store.put_multipart(&location).await.map_err(s3_error)?;
+                        let mut writer = WriteMultipart::new_with_chunk_size(multipart, S3_PART);
+                        writer.write(&std::mem::take(&mut first));
+                        upload = Some(writer);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+    .await;
+    match (result, upload) {
+        (Ok(()), Some(writer)) => {
+            writer.finish().await.map_err(s3_error)?;
+        }
+        (Ok(()), None) => {
+            store
+                .put(&location, PutPayload::from(first))
+                .await
+                .map_err(s3_error)?;
+        }
+        (Err(error), Some(writer)) => {
+            let _ = writer.abort().await;
+            return Err(error);
+        }
+        (Err(error), None) => return Err(error),
+    }
+    Ok(Written {
+        size,
+        etag: format!("\"{}\"", hex::encode(md5.finalize())),
+        last_modified: Utc::now(),
+    })
+}
