@@ -25,9 +25,8 @@
 # Database: what the package's scripts/setup-supabase.sh does after `supabase start`: the
 # migrations of supabase/migrations/ in order (as `supabase db reset`), no seed (the CLI's
 # default seed path supabase/seed.sql does not exist, and the script empties public.todos),
-# `truncate public.todos cascade`, and the storage bucket. A storage migration or the bucket
-# insert is skipped, and reported, while the cluster has no storage.buckets table (storage/v1
-# is not served yet); the storage test then fails, as it should.
+# `truncate public.todos cascade`, and the storage bucket. (A storage migration or the bucket
+# insert is skipped, and reported, on a cluster without a storage.buckets table.)
 #
 # Gateway: like the Supabase CLI's local stack the test was written for: 127.0.0.1:54321 (the
 # test hardcodes it), the CLI's JWT secret and demo anon key (both read from the test file),

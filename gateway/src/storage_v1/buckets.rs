@@ -21,7 +21,22 @@ pub fn routes(config: &mut web::ServiceConfig) {
         .route("/bucket/{bucket}/empty", web::post().to(empty))
         .route("/bucket/{bucket}", web::get().to(get))
         .route("/bucket/{bucket}", web::put().to(update))
-        .route("/bucket/{bucket}", web::delete().to(delete));
+        .route("/bucket/{bucket}", web::delete().to(delete))
+        .route("/cdn/{bucket}", web::delete().to(purge_cache))
+        .route("/cdn/{bucket}/{key:.+}", web::delete().to(purge_cache));
+}
+
+/// `purgeCache`: there is no CDN in front of this server, so there is nothing to purge;
+/// the service role is told so as Supabase tells it a purge succeeded.
+async fn purge_cache(
+    request: HttpRequest,
+    state: web::Data<StorageState>,
+) -> StorageResult<HttpResponse> {
+    let caller = Caller::of(&request, &state, TokenRule::Required)?;
+    if !caller.is_service() {
+        return Err(StorageError::invalid_role());
+    }
+    Ok(message("success"))
 }
 
 /// A bucket as Supabase Storage writes it.
