@@ -557,6 +557,35 @@ export function storageSuite(backend, { setUp = async () => ({}), tearDown = asy
       assert.equal(tooLong.status, 413)
       const noTus = await fetch(endpoint, { method: 'POST', headers: { authorization: `Bearer ${anaToken}` } })
       assert.equal(noTus.status, 412)
+
+      // With a signed upload token instead of a session (x-signature), as Supabase documents.
+      const { data: signed } = await ana.storage.from('planes').createSignedUploadUrl(`${ANA}/firmado.bin`)
+      const small = randomBytes(100_000)
+      await new Promise((resolve, reject) => {
+        new tus.Upload(small, {
+          endpoint: `${endpoint}/sign`,
+          headers: { 'x-signature': signed.token },
+          uploadDataDuringCreation: true,
+          chunkSize: 6 * 1024 * 1024,
+          retryDelays: [],
+          metadata: { bucketName: 'planes', objectName: `${ANA}/firmado.bin`, contentType: 'application/octet-stream' },
+          onError: reject,
+          onSuccess: resolve,
+        }).start()
+      })
+      const signedBytes = Buffer.from(await (await ana.storage.from('planes').download(`${ANA}/firmado.bin`)).data.arrayBuffer())
+      assert.equal(md5(signedBytes), md5(small))
+      const wrongObject = await fetch(`${endpoint}/sign`, {
+        method: 'POST',
+        headers: {
+          'x-signature': signed.token,
+          'tus-resumable': '1.0.0',
+          'upload-length': '10',
+          'upload-metadata': `bucketName ${Buffer.from('planes').toString('base64')},objectName ${Buffer.from(`${ANA}/otro.bin`).toString('base64')}`,
+        },
+      })
+      assert.equal(wrongObject.status, 400)
+      assert.equal(await wrongObject.text(), 'Invalid signature')
     })
 
     test('image transformations: dimensions and format, signed and public renders', async () => {
