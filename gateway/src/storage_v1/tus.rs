@@ -384,11 +384,7 @@ async fn create(
     let (Some(bucket), Some(key)) = (field("bucketName"), field("objectName")) else {
         return Err(TusError::new(400, "Metadata header is required"));
     };
-    let target = Target::new(
-        bucket,
-        key,
-        Scope::of(request, "storage.object.upload_resumable"),
-    )?;
+    let target = Target::new(bucket, key, Scope::of(request, "storage.tus.upload.create"))?;
     let (owner, prober, upsert) = match door {
         Door::Authenticated => {
             let caller = caller.unwrap_or_else(Caller::service);
@@ -610,7 +606,7 @@ async fn patch(
     let target = Target::new(
         upload.bucket.clone(),
         upload.key.clone(),
-        Scope::of(request, "storage.object.upload_resumable"),
+        Scope::of(request, "storage.tus.upload.part"),
     )?;
     let upload = append(state, upload, payload).await?;
     drop(claim);

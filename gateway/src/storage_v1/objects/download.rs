@@ -73,7 +73,7 @@ pub async fn download(
     let operation = match access {
         Access::Public => "storage.object.get_public",
         Access::Authenticated => "storage.object.get_authenticated",
-        Access::Optional => "storage.object.get_authenticated_info",
+        Access::Optional => "storage.object.get_authenticated",
     };
     match resolve(&request, &state, access, operation).await {
         Ok(row) => serve(&request, &state, &row, Freshness::CacheControl).await,
@@ -86,7 +86,11 @@ pub async fn head(
     state: web::Data<StorageState>,
     access: Access,
 ) -> HttpResponse {
-    match resolve(&request, &state, access, "storage.object.head").await {
+    let operation = match access {
+        Access::Public => "storage.object.info_public",
+        _ => "object.head_authenticated_info",
+    };
+    match resolve(&request, &state, access, operation).await {
         Ok(row) => {
             let mut response = HttpResponse::Ok();
             describe(&mut response, &row, Freshness::CacheControl);
@@ -104,7 +108,11 @@ pub async fn info(
     state: web::Data<StorageState>,
     access: Access,
 ) -> HttpResponse {
-    match resolve(&request, &state, access, "storage.object.info").await {
+    let operation = match access {
+        Access::Public => "storage.object.info_public",
+        _ => "object.get_authenticated_info",
+    };
+    match resolve(&request, &state, access, operation).await {
         Ok(row) => {
             let mut response = HttpResponse::Ok();
             describe_cache(&mut response, &row, Freshness::CacheControl);

@@ -45,7 +45,15 @@ pub async fn remove_many(
             "body/prefixes must NOT have fewer than 1 items",
         ));
     }
-    let rows = delete_rows(&request, &state, &caller, &bucket, &names).await?;
+    let rows = delete_rows(
+        &request,
+        &state,
+        &caller,
+        &bucket,
+        &names,
+        "storage.object.delete_many",
+    )
+    .await?;
     let removed: Vec<_> = rows.iter().map(ObjectRow::json).collect();
     Ok(HttpResponse::Ok().json(removed))
 }
@@ -58,7 +66,15 @@ pub async fn remove_one(
     let bucket = bucket_of(&request);
     let key = key_of(&request);
     check_key(&key)?;
-    let rows = delete_rows(&request, &state, &caller, &bucket, &[key]).await?;
+    let rows = delete_rows(
+        &request,
+        &state,
+        &caller,
+        &bucket,
+        &[key],
+        "storage.object.delete",
+    )
+    .await?;
     if rows.is_empty() {
         return Err(StorageError::no_such_key());
     }
@@ -71,12 +87,11 @@ async fn delete_rows(
     caller: &Caller,
     bucket: &str,
     names: &[String],
+    operation: &'static str,
 ) -> StorageResult<Vec<ObjectRow>> {
     let mut connection = state.connection().await?;
     let tx = begin(&mut connection).await?;
-    Scope::of(request, "storage.object.delete")
-        .enter(&tx, caller)
-        .await?;
+    Scope::of(request, operation).enter(&tx, caller).await?;
     let rows: Vec<ObjectRow> = tx
         .query(
             &format!(

@@ -170,7 +170,10 @@ pub async fn sign_upload(
 ) -> StorageResult<HttpResponse> {
     let caller = Caller::of(&request, &state, TokenRule::Required)?;
     let upsert = header_flag(&request, "x-upsert");
-    let target = Target::of(&request, Scope::of(&request, "storage.object.upload_sign"))?;
+    let target = Target::of(
+        &request,
+        Scope::of(&request, "storage.object.sign_upload_url"),
+    )?;
     let info = FileInfo {
         mimetype: request
             .headers()
