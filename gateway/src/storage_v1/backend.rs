@@ -9,8 +9,10 @@
 //! directory fsynced too), so a crash leaves either the whole file or none.
 
 use std::io;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -18,7 +20,7 @@ use futures_util::stream::{BoxStream, StreamExt};
 use futures_util::{Stream, TryStreamExt};
 use md5::{Digest, Md5};
 use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
-use tokio::io::{AsyncReadExt, AsyncSeekExt, AsyncWriteExt};
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use crate::config::storage::BackendSettings;
 
@@ -72,6 +74,8 @@ pub enum Backend {
 
 /// Bytes read from disk per chunk when streaming a file out.
 const READ_CHUNK: usize = 256 * 1024;
+/// Buffer of the file writer: few, large writes.
+const WRITE_BUFFER: usize = 1024 * 1024;
 /// S3 multipart part size (S3's minimum is 5 MiB).
 const S3_PART: usize = 5 * 1024 * 1024;
 
@@ -143,21 +147,22 @@ impl Backend {
                     }
                     None => u64::MAX,
                 };
+                // Each chunk is read into its own buffer and handed on without a copy.
                 let stream = futures_util::stream::try_unfold(
-                    (file, vec![0u8; READ_CHUNK], remaining),
-                    |(mut file, mut buffer, remaining)| async move {
+                    (file, remaining),
+                    |(mut file, remaining)| async move {
                         if remaining == 0 {
                             return Ok(None);
                         }
                         let want =
                             usize::try_from(remaining).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
-                        let read = file.read(&mut buffer[..want]).await?;
+                        let mut buffer = bytes::BytesMut::with_capacity(want);
+                        let read = file.read_buf(&mut buffer).await?;
                         if read == 0 {
                             return Ok(None);
                         }
-                        let chunk = Bytes::copy_from_slice(&buffer[..read]);
                         let remaining = remaining.saturating_sub(read as u64);
-                        Ok(Some((chunk, (file, buffer, remaining))))
+                        Ok(Some((buffer.freeze(), (file, remaining))))
                     },
                 );
                 Ok(Reader {
@@ -297,31 +302,68 @@ where
 {
     let temporary = root.join(".tmp").join(uuid::Uuid::new_v4().to_string());
     let io_error = |error: io::Error| WriteError::Io(error.to_string());
-    let mut file = tokio::fs::File::create(&temporary)
-        .await
-        .map_err(io_error)?;
-    let result: Result<(u64, Md5), WriteError> = async {
-        let mut size = 0u64;
-        let mut md5 = Md5::new();
-        while let Some(chunk) = body.next().await {
-            let chunk = chunk.map_err(|error| WriteError::Body(error.to_string()))?;
-            size += chunk.len() as u64;
-            if size > limit {
-                return Err(WriteError::TooLarge);
+    // Hashing and writing run on a blocking thread fed through a small queue, so they take
+    // one core while the request's worker receives on the other.
+    let (chunks, mut queue) = tokio::sync::mpsc::channel::<Bytes>(16);
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let temporary = temporary.clone();
+        let abandoned = abandoned.clone();
+        tokio::task::spawn_blocking(move || -> io::Result<(u64, Md5)> {
+            let mut out =
+                std::io::BufWriter::with_capacity(WRITE_BUFFER, std::fs::File::create(&temporary)?);
+            let mut md5 = Md5::new();
+            let mut size = 0u64;
+            while let Some(chunk) = queue.blocking_recv() {
+                md5.update(&chunk);
+                out.write_all(&chunk)?;
+                size += chunk.len() as u64;
             }
-            md5.update(&chunk);
-            file.write_all(&chunk).await.map_err(io_error)?;
+            let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+            if !abandoned.load(Ordering::Relaxed) {
+                file.sync_all()?;
+            }
+            Ok((size, md5))
+        })
+    };
+    let mut failure = None;
+    let mut size = 0u64;
+    while let Some(chunk) = body.next().await {
+        match chunk {
+            Err(error) => {
+                failure = Some(WriteError::Body(error.to_string()));
+                break;
+            }
+            Ok(chunk) => {
+                size += chunk.len() as u64;
+                if size > limit {
+                    failure = Some(WriteError::TooLarge);
+                    break;
+                }
+                // A closed queue means the writer failed: its error is read below.
+                if chunks.send(chunk).await.is_err() {
+                    break;
+                }
+            }
         }
-        file.sync_all().await.map_err(io_error)?;
-        Ok((size, md5))
     }
-    .await;
-    drop(file);
-    let (size, md5) = match result {
-        Ok(done) => done,
-        Err(error) => {
+    if failure.is_some() {
+        abandoned.store(true, Ordering::Relaxed);
+    }
+    drop(chunks);
+    let written = writer
+        .await
+        .map_err(|error| io::Error::other(error.to_string()))
+        .and_then(|result| result);
+    let (size, md5) = match (failure, written) {
+        (None, Ok(done)) => done,
+        (Some(error), _) => {
             let _ = tokio::fs::remove_file(&temporary).await;
             return Err(error);
+        }
+        (None, Err(error)) => {
+            let _ = tokio::fs::remove_file(&temporary).await;
+            return Err(io_error(error));
         }
     };
     let target = root.join(path);

@@ -343,6 +343,7 @@ async fn update(
         return Err(StorageError::no_such_bucket());
     }
     commit(tx).await?;
+    state.buckets.forget(&id);
     Ok(message("Successfully updated"))
 }
 
@@ -426,5 +427,6 @@ async fn delete(
         return Err(StorageError::no_such_bucket());
     }
     commit(tx).await?;
+    state.buckets.forget(&id);
     Ok(message("Successfully deleted"))
 }

@@ -157,7 +157,7 @@ pub struct Scope {
     pub headers: String,
 }
 
-const SETTINGS: &str = "SELECT pg_catalog.set_config('role', $1, true), \
+pub(super) const SETTINGS: &str = "SELECT pg_catalog.set_config('role', $1, true), \
      pg_catalog.set_config('request.jwt.claim.role', $1, true), \
      pg_catalog.set_config('request.jwt.claim.sub', $2, true), \
      pg_catalog.set_config('request.jwt.claims', $3, true), \

@@ -12,6 +12,7 @@ pub mod body;
 pub mod buckets;
 pub mod caller;
 pub mod error;
+pub mod lookup;
 pub mod names;
 pub mod objects;
 pub mod render;
@@ -39,6 +40,7 @@ pub struct StorageState {
     pools: ThreadPools,
     pub uploads: tus::Uploads,
     pub renders: render::RenderCache,
+    pub buckets: lookup::BucketCache,
 }
 
 impl StorageState {
@@ -58,6 +60,7 @@ impl StorageState {
             backend,
             pools: ThreadPools::new(move || db.authenticator_pool(per_worker)),
             renders: render::RenderCache::default(),
+            buckets: lookup::BucketCache::default(),
         })
     }
 

@@ -11,12 +11,12 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use super::{ObjectRow, bucket_limits, find_object};
+use super::ObjectRow;
 use crate::storage_v1::backend::{ByteRange, ReadError};
 use crate::storage_v1::caller::{Caller, Scope, TokenRule};
 use crate::storage_v1::error::{StorageError, StorageResult};
 use crate::storage_v1::names::check_key;
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of, timestamp};
+use crate::storage_v1::{StorageState, bucket_of, key_of, lookup, timestamp};
 
 /// Which door a read comes through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,24 +45,19 @@ pub async fn resolve(
     let key = key_of(request);
     check_key(&key)?;
     let scope = Scope::of(request, operation);
-    let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    scope.enter(&tx, &Caller::service()).await?;
-    let limits = bucket_limits(&tx, &bucket).await?;
+    let limits = lookup::bucket(request, state, &scope, &bucket).await?;
     let unauthenticated = caller.as_ref().is_none_or(|caller| caller.token.is_empty());
     if !limits.public && (access == Access::Public || unauthenticated) {
         return Err(StorageError::no_such_bucket());
     }
-    if !limits.public
-        && let Some(caller) = &caller
-    {
-        scope.enter(&tx, caller).await?;
-    }
-    let row = find_object(&tx, &bucket, &key)
+    // A public bucket's objects are read as the service role, a private one's as the caller.
+    let reader = match (&caller, limits.public) {
+        (Some(caller), false) => caller.clone(),
+        _ => Caller::service(),
+    };
+    lookup::object(request, &scope, &reader, &bucket, &key)
         .await?
-        .ok_or_else(StorageError::no_such_key)?;
-    commit(tx).await?;
-    Ok(row)
+        .ok_or_else(StorageError::no_such_key)
 }
 
 pub async fn download(

@@ -190,6 +190,23 @@ impl ObjectRow {
         }
     }
 
+    /// The same columns read from a pipelined query ([`crate::storage_v1::lookup`]).
+    pub fn from_wire(row: &crate::db::wire::Row) -> Self {
+        Self {
+            id: row.get(0),
+            name: row.get::<Option<String>>(1).unwrap_or_default(),
+            bucket_id: row.get::<Option<String>>(2).unwrap_or_default(),
+            owner: row.get(3),
+            owner_id: row.get(4),
+            version: row.get(5),
+            metadata: row.get(6),
+            user_metadata: row.get(7),
+            created_at: row.get(8),
+            updated_at: row.get(9),
+            last_accessed_at: row.get(10),
+        }
+    }
+
     /// Where its bytes are.
     pub fn path(&self) -> String {
         super::backend::object_path(

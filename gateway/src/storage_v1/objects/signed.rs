@@ -18,7 +18,7 @@ use crate::storage_v1::error::{StorageError, StorageResult, database_error};
 use crate::storage_v1::names::check_key;
 use crate::storage_v1::render::Transform;
 use crate::storage_v1::signing::{self, TokenScope};
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of};
+use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of, lookup};
 
 #[derive(Debug, Deserialize)]
 struct SignOne {
@@ -146,15 +146,10 @@ pub async fn download_signed(request: HttpRequest, state: web::Data<StorageState
             &format!("{bucket}/{key}"),
             TokenScope::Download,
         )?;
-        let mut connection = state.connection().await?;
-        let tx = begin(&mut connection).await?;
-        Scope::of(&request, "storage.object.get_signed")
-            .enter(&tx, &Caller::service())
-            .await?;
-        let row = find_object(&tx, &bucket, &key)
+        let scope = Scope::of(&request, "storage.object.get_signed");
+        let row = lookup::object(&request, &scope, &Caller::service(), &bucket, &key)
             .await?
             .ok_or_else(StorageError::no_such_key)?;
-        commit(tx).await?;
         StorageResult::Ok((row, signed))
     }
     .await;
