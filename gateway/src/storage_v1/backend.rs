@@ -74,7 +74,7 @@ pub enum Backend {
 
 /// Bytes read from disk per chunk when streaming a file out.
 const READ_CHUNK: usize = 256 * 1024;
-/// Buffer of the file writer: few, large writes.
+/// What the file writer is handed at a time: few, large writes.
 const WRITE_BUFFER: usize = 1024 * 1024;
 /// S3 multipart part size (S3's minimum is 5 MiB).
 const S3_PART: usize = 5 * 1024 * 1024;
@@ -304,14 +304,13 @@ where
     let io_error = |error: io::Error| WriteError::Io(error.to_string());
     // Hashing and writing run on a blocking thread fed through a small queue, so they take
     // one core while the request's worker receives on the other.
-    let (chunks, mut queue) = tokio::sync::mpsc::channel::<Bytes>(16);
+    let (chunks, mut queue) = tokio::sync::mpsc::channel::<Bytes>(4);
     let abandoned = Arc::new(AtomicBool::new(false));
     let writer = {
         let temporary = temporary.clone();
         let abandoned = abandoned.clone();
         tokio::task::spawn_blocking(move || -> io::Result<(u64, Md5)> {
-            let mut out =
-                std::io::BufWriter::with_capacity(WRITE_BUFFER, std::fs::File::create(&temporary)?);
+            let mut out = std::fs::File::create(&temporary)?;
             let mut md5 = Md5::new();
             let mut size = 0u64;
             while let Some(chunk) = queue.blocking_recv() {
@@ -319,32 +318,43 @@ where
                 out.write_all(&chunk)?;
                 size += chunk.len() as u64;
             }
-            let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
             if !abandoned.load(Ordering::Relaxed) {
-                file.sync_all()?;
+                out.sync_all()?;
             }
             Ok((size, md5))
         })
     };
     let mut failure = None;
     let mut size = 0u64;
-    while let Some(chunk) = body.next().await {
-        match chunk {
-            Err(error) => {
+    // The body's chunks are small; they go to the writer gathered into large ones, so the
+    // two threads hand over (and wake each other) rarely.
+    let mut gathered = bytes::BytesMut::new();
+    loop {
+        let next = body.next().await;
+        let last = next.is_none();
+        match next {
+            Some(Err(error)) => {
                 failure = Some(WriteError::Body(error.to_string()));
                 break;
             }
-            Ok(chunk) => {
+            Some(Ok(chunk)) => {
                 size += chunk.len() as u64;
                 if size > limit {
                     failure = Some(WriteError::TooLarge);
                     break;
                 }
-                // A closed queue means the writer failed: its error is read below.
-                if chunks.send(chunk).await.is_err() {
-                    break;
-                }
+                gathered.extend_from_slice(&chunk);
             }
+            None => {}
+        }
+        if (last && !gathered.is_empty()) || gathered.len() >= WRITE_BUFFER {
+            // A closed queue means the writer failed: its error is read below.
+            if chunks.send(gathered.split().freeze()).await.is_err() {
+                break;
+            }
+        }
+        if last {
+            break;
         }
     }
     if failure.is_some() {
