@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR
 .PHONY: run test status build web deps test-deps test-rust test-sql test-frontend \
         test-conformance test-e2e test-bench check-compose lint fmt clean bench bench-auth \
         oracle-auth-js oracle-functions-js oracle-storage-js oracle-supabase-js-integration types \
-        bench-ai bench-pages bench-realtime
+        bench-ai bench-pages bench-realtime bench-storage
 
 # Every shell script, for shellcheck.
 SHELL_SCRIPTS := .ci/run $(wildcard scripts/*.sh scripts/oracle/*.sh bench/*.sh)
@@ -48,19 +48,27 @@ build: deps web
 
 ## bench: rest/v1 (against pgbench and PocketBase, ~35 min), auth/v1 (against bcrypt and
 ## pgbench, ~3 min), functions/v1 + AI (against actix-web, Deno and llama.cpp's server,
-## ~30 min), the app's page loads (Chromium, ~2 min) and realtime/v1 (against a Node ws
-## server, ~5 min) benchmarks; results in bench/results/.
+## ~30 min), the app's page loads (Chromium, ~2 min), realtime/v1 (against a Node ws
+## server, ~5 min) and storage/v1 (against nginx, dd and libvips, ~6 min) benchmarks;
+## results in bench/results/.
 bench:
 	bench/run.sh
 	bench/auth.sh
 	bench/ai.sh
 	bench/pages.sh
 	bench/realtime.sh
+	bench/storage.sh
 
 ## bench-realtime: broadcast fan-out, idle sockets, joins, presence and postgres_changes
 ## (~5 min); results in bench/results/realtime-latest.*
 bench-realtime:
 	bench/realtime.sh
+
+## bench-storage: storage/v1 downloads against nginx, uploads against dd, 1 KiB reads, RSS while
+## 1 GiB streams, image transformations against libvips (~6 min); results in
+## bench/results/storage-latest.*
+bench-storage:
+	bench/storage.sh
 
 ## bench-pages: /dashboard, /courses, /schedule and /calendar in Chromium on the seeded demo
 ## (~2 min); results in bench/results/pages-latest.*

@@ -1,9 +1,9 @@
-"""`python3 -m cielo_bench COMMAND ARGS…`: one step of a benchmark run, for bench/run.sh and
-bench/auth.sh."""
+"""`python3 -m cielo_bench COMMAND ARGS…`: one step of a benchmark run, for bench/run.sh,
+bench/auth.sh, bench/ai.sh and bench/storage.sh."""
 
 import sys
 
-from . import ai, auth, capture, cpu, data, environment, pocketbase, report, runs
+from . import ai, auth, capture, cpu, data, environment, pocketbase, report, runs, storage
 
 COMMANDS = {
     "free-ports": data.free_ports,
@@ -19,6 +19,8 @@ COMMANDS = {
     "report": report.report,
     "auth-report": auth.auth_report,
     "ai-report": ai.ai_report,
+    "storage-run": storage.storage_run,
+    "storage-report": storage.storage_report,
 }
 
 

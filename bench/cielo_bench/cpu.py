@@ -25,24 +25,35 @@ def machine_ticks():
     return sum(fields[:8]) - idle, sum(fields[:8])
 
 
+def group_ticks(groups):
+    """name → {pid: utime+stime} for each process group ({"pid"|"pids", "tree"}: a tree takes
+    in every descendant)."""
+    procs = proc_ticks()
+    children = {}
+    for pid, (ppid, _) in procs.items():
+        children.setdefault(ppid, []).append(pid)
+    snap = {}
+    for name, g in groups.items():
+        pids = [int(p) for p in g.get("pids", [g.get("pid")]) if p]
+        if g.get("tree"):
+            todo = list(pids)
+            while todo:
+                kids = children.get(todo.pop(), [])
+                pids += kids
+                todo += kids
+        snap[name] = {p: procs[p][1] for p in pids if p in procs}
+    return snap
+
+
+def tick_delta(before, after):
+    """Ticks a group spent between two group_ticks snapshots (processes alive at both)."""
+    return sum(v - before.get(p, v) for p, v in after.items() if p in before)
+
+
 def measure_cpu(groups, seconds):
     """CPU of each process group over `seconds`, in % of one core, plus the machine's and the rest."""
     def snapshot():
-        procs = proc_ticks()
-        children = {}
-        for pid, (ppid, _) in procs.items():
-            children.setdefault(ppid, []).append(pid)
-        snap = {}
-        for name, g in groups.items():
-            pids = [int(p) for p in g.get("pids", [g.get("pid")]) if p]
-            if g.get("tree"):
-                todo = list(pids)
-                while todo:
-                    kids = children.get(todo.pop(), [])
-                    pids += kids
-                    todo += kids
-            snap[name] = {p: procs[p][1] for p in pids if p in procs}
-        return time.time(), snap, machine_ticks()
+        return time.time(), group_ticks(groups), machine_ticks()
 
     t0, s0, m0 = snapshot()
     time.sleep(seconds)
@@ -51,7 +62,7 @@ def measure_cpu(groups, seconds):
     elapsed = t1 - t0
     result = {}
     for name in groups:
-        ticks = sum(v - s0[name].get(p, v) for p, v in s1[name].items() if p in s0[name])
+        ticks = tick_delta(s0[name], s1[name])
         result[name] = round(100.0 * ticks / hz / elapsed, 1)
     busy = (m1[0] - m0[0]) / max(1, m1[1] - m0[1])
     result["machine"] = round(100.0 * busy * os.cpu_count(), 1)
