@@ -399,10 +399,15 @@ async fn serve_with_database(
     }
     let status = StatusInfo::new(&settings, &keys);
     let app = Application::build(settings, keys, db).await?;
-    crate::dev::status::print_started(&status);
-
     let handle = app.handle();
     let server = app.run_until_stopped();
+    // The HTTP server's task, spawned by `build`, installs the SIGINT/SIGTERM handlers when it
+    // first runs; until then a signal would kill the process outright. Let it run before
+    // telling anyone the stack is up (a supervisor or test may stop it right away).
+    for _ in 0..8 {
+        tokio::task::yield_now().await;
+    }
+    crate::dev::status::print_started(&status);
     match embedded {
         None => server.await,
         Some(embedded) => {

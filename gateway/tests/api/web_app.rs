@@ -90,10 +90,12 @@ async fn missing_files_are_404_not_the_app() {
 #[tokio::test]
 async fn unknown_api_paths_answer_json_not_the_app() {
     let app = spawn_app().await;
-    let response = app.get("/storage/v1/bucket").await;
+    // storage/v1 answers its own unknown routes, as Supabase Storage does.
+    let response = app.get("/storage/v1/nope?x=1").await;
     assert_eq!(response.status(), 404);
     let body: Value = response.json().await.unwrap();
-    assert_eq!(body["message"], "no Route matched with those values");
+    assert_eq!(body["message"], "Route GET:/nope?x=1 not found");
+    assert_eq!(body["statusCode"], "404");
 }
 
 #[tokio::test]
