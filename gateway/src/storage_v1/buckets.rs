@@ -11,7 +11,7 @@ use tokio_postgres::Row;
 use super::caller::{Caller, Scope, TokenRule};
 use super::error::{StorageError, StorageResult, database_error};
 use super::names::{check_allowed_mime_type, check_bucket_name, parse_size_limit};
-use super::{StorageState, begin, commit, timestamp};
+use super::{StorageState, begin, begin_as, commit, timestamp};
 
 pub fn routes(config: &mut web::ServiceConfig) {
     config
@@ -151,10 +151,12 @@ async fn list(
          WHERE ($1::text IS NULL OR name ILIKE $1){order} LIMIT $2 OFFSET $3"
     );
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.bucket.list")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.bucket.list"),
+        &caller,
+    )
+    .await?;
     let rows = tx
         .query(&sql, &[&search, &limit, &offset])
         .await
@@ -185,10 +187,12 @@ async fn get(request: HttpRequest, state: web::Data<StorageState>) -> StorageRes
     let caller = Caller::of(&request, &state, TokenRule::Required)?;
     let id = super::bucket_of(&request);
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.bucket.get")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.bucket.get"),
+        &caller,
+    )
+    .await?;
     let row = tx
         .query_opt(
             &format!("SELECT {COLUMNS} FROM storage.buckets WHERE id = $1"),
@@ -257,10 +261,12 @@ async fn create(
     let file_size_limit = size_limit(&state, &body.file_size_limit)?;
     let allowed = mime_types(body.allowed_mime_types)?;
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.bucket.create")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.bucket.create"),
+        &caller,
+    )
+    .await?;
     tx.execute(
         "INSERT INTO storage.buckets \
            (id, name, owner, owner_id, public, file_size_limit, allowed_mime_types) \
@@ -323,10 +329,12 @@ async fn update(
         None
     };
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.bucket.update")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.bucket.update"),
+        &caller,
+    )
+    .await?;
     let updated = tx
         .execute(
             "UPDATE storage.buckets SET \
@@ -357,10 +365,12 @@ async fn empty(
     }
     let id = super::bucket_of(&request);
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.bucket.empty")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.bucket.empty"),
+        &caller,
+    )
+    .await?;
     tx.query_opt("SELECT 1 FROM storage.buckets WHERE id = $1", &[&id])
         .await
         .map_err(|error| database_error(&error, StorageError::resource_exists))?

@@ -141,5 +141,5 @@ pub async fn object(
         format!("SELECT {OBJECT_COLUMNS} FROM storage.objects WHERE bucket_id = $1 AND name = $2")
     });
     let rows = as_caller(request, scope, caller, &STATEMENT, &[bucket, key]).await?;
-    Ok(rows.first().map(ObjectRow::from_wire))
+    Ok(rows.first().map(ObjectRow::from_row))
 }

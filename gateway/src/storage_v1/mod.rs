@@ -56,7 +56,7 @@ impl StorageState {
             settings: settings.storage.clone(),
             keys,
             anon_role: settings.rest.anon_role.clone(),
-            uploads: tus::Uploads::new(&settings.data_dir, backend.clone())?,
+            uploads: tus::Uploads::new(&settings.data_dir)?,
             backend,
             pools: ThreadPools::new(move || db.authenticator_pool(per_worker)),
             renders: render::RenderCache::default(),
@@ -89,6 +89,17 @@ pub async fn begin(connection: &mut Object) -> StorageResult<Transaction<'_>> {
         .map_err(|error| StorageError::internal_because(&error))
 }
 
+/// Opens the request's transaction as `caller` (see [`caller::Scope::enter`]).
+pub async fn begin_as<'c>(
+    connection: &'c mut Object,
+    scope: &caller::Scope,
+    caller: &caller::Caller,
+) -> StorageResult<Transaction<'c>> {
+    let tx = begin(connection).await?;
+    scope.enter(&tx, caller).await?;
+    Ok(tx)
+}
+
 /// Ends it.
 pub async fn commit(tx: Transaction<'_>) -> StorageResult<()> {
     tx.commit()
@@ -116,6 +127,11 @@ pub fn bucket_of(request: &HttpRequest) -> String {
 /// `2021-02-17T04:43:32.770Z`, as Supabase Storage writes timestamps.
 pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// An HTTP date (`Last-Modified`, `Expires`): `Sat, 28 Nov 2026 21:15:07 GMT`.
+pub fn http_date(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
 }
 
 pub fn routes(config: &mut web::ServiceConfig) {

@@ -21,11 +21,11 @@ use super::StorageState;
 use super::backend::ReadError;
 use super::caller::{Caller, Scope, TokenRule};
 use super::error::{StorageError, StorageResult};
-use super::objects::download::{Access, Freshness, resolve};
+use super::objects::download::{Access, Freshness, describe_cache, resolve};
 use super::objects::signed::query_token;
 use super::objects::{ObjectRow, find_object};
 use super::signing::{self, TokenScope};
-use super::{begin, bucket_of, commit, key_of};
+use super::{begin, begin_as, bucket_of, commit, key_of};
 
 pub fn routes(config: &mut web::ServiceConfig) {
     config
@@ -183,10 +183,12 @@ async fn authenticated(request: HttpRequest, state: web::Data<StorageState>) -> 
         let bucket = bucket_of(&request);
         let key = key_of(&request);
         let mut connection = state.connection().await?;
-        let tx = begin(&mut connection).await?;
-        Scope::of(&request, "storage.render.image_authenticated")
-            .enter(&tx, &caller)
-            .await?;
+        let tx = begin_as(
+            &mut connection,
+            &Scope::of(&request, "storage.render.image_authenticated"),
+            &caller,
+        )
+        .await?;
         let row = find_object(&tx, &bucket, &key)
             .await?
             .ok_or_else(StorageError::no_such_key)?;
@@ -280,24 +282,7 @@ async fn respond(
     match render(state, &row, &transform, output).await {
         Ok((bytes, mime)) => {
             let mut response = HttpResponse::Ok();
-            if let Some(etag) = row.meta_str("eTag") {
-                response.insert_header((header::ETAG, etag));
-            }
-            match freshness {
-                Freshness::CacheControl => {
-                    if let Some(cache) = row.meta_str("cacheControl") {
-                        response.insert_header((header::CACHE_CONTROL, cache));
-                    }
-                }
-                Freshness::Until(exp) => {
-                    if let Some(at) = chrono::DateTime::from_timestamp(exp, 0) {
-                        response.insert_header((
-                            header::EXPIRES,
-                            at.format("%a, %d %b %Y %H:%M:%S GMT").to_string(),
-                        ));
-                    }
-                }
-            }
+            describe_cache(&mut response, &row, freshness);
             response
                 .insert_header((header::CONTENT_TYPE, mime))
                 .insert_header(("x-transformations", transform.header()))

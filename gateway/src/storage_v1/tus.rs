@@ -23,7 +23,6 @@ use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 
 use super::StorageState;
-use super::backend::Backend;
 use super::body::RequestBody;
 use super::caller::{Caller, Scope, TokenRule};
 use super::error::StorageError;
@@ -76,7 +75,7 @@ pub struct Uploads {
 }
 
 impl Uploads {
-    pub fn new(data_dir: &Path, _backend: Backend) -> Result<Self, String> {
+    pub fn new(data_dir: &Path) -> Result<Self, String> {
         let dir = data_dir.join("storage-uploads");
         std::fs::create_dir_all(&dir)
             .map_err(|error| format!("could not create {}: {error}", dir.display()))?;
@@ -475,10 +474,7 @@ async fn create(
 }
 
 fn http_date(unix: i64) -> String {
-    chrono::DateTime::from_timestamp(unix, 0)
-        .unwrap_or_default()
-        .format("%a, %d %b %Y %H:%M:%S GMT")
-        .to_string()
+    super::http_date(chrono::DateTime::from_timestamp(unix, 0).unwrap_or_default())
 }
 
 async fn save(state: &StorageState, upload: &Upload) -> Result<(), TusError> {
@@ -669,7 +665,7 @@ async fn finish(
     let file = tokio::fs::File::open(state.uploads.data(&upload.version))
         .await
         .map_err(|error| TusError::from(StorageError::internal_because(&error)))?;
-    let body = tokio_util_stream(file);
+    let body = super::backend::file_chunks(file, u64::MAX);
     let max = max_size(state, &bucket_limits, target);
     let stored = store(
         state,
@@ -685,24 +681,6 @@ async fn finish(
     .await;
     state.uploads.remove(&upload.version).await;
     stored.map(drop).map_err(TusError::from)
-}
-
-/// A file as a stream of chunks.
-fn tokio_util_stream(
-    file: tokio::fs::File,
-) -> std::pin::Pin<Box<dyn futures_util::Stream<Item = std::io::Result<bytes::Bytes>>>> {
-    use tokio::io::AsyncReadExt;
-    Box::pin(futures_util::stream::try_unfold(
-        (file, vec![0u8; 256 * 1024]),
-        |(mut file, mut buffer)| async move {
-            let read = file.read(&mut buffer).await?;
-            if read == 0 {
-                return Ok(None);
-            }
-            let chunk = bytes::Bytes::copy_from_slice(&buffer[..read]);
-            Ok(Some((chunk, (file, buffer))))
-        },
-    ))
 }
 
 async fn delete_authenticated(

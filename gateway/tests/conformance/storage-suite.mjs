@@ -107,6 +107,9 @@ export function storageSuite(backend, { setUp = async () => ({}), tearDown = asy
         CREATE POLICY "teachers remove from their folder" ON storage.objects FOR DELETE TO authenticated
           USING (bucket_id = 'planes' AND (storage.foldername(name))[1] = auth.uid()::text);
         CREATE POLICY "teachers see the buckets" ON storage.buckets FOR SELECT TO authenticated USING (true);
+        CREATE POLICY "shared folder listed, not read" ON storage.objects FOR SELECT TO authenticated
+          USING (bucket_id = 'planes' AND (storage.foldername(name))[1] = 'compartido'
+                 AND storage.allow_only_operation('storage.object.list'));
       `)
     })
     service = serviceClient(gateway)
@@ -424,6 +427,19 @@ export function storageSuite(backend, { setUp = async () => ({}), tearDown = asy
       assert.ok(anonDownload.error)
       const anonUpload = await anonymous.storage.from('publico').upload('anon.txt', Buffer.from('x'))
       assert.equal(anonUpload.error.statusCode, '403')
+
+      // Policies see Supabase's operation names (storage.operation()).
+      await service.storage.from('planes').upload('compartido/horario.txt', Buffer.from('horario'))
+      assert.deepEqual((await beto.storage.from('planes').list('compartido')).data.map((e) => e.name), ['horario.txt'])
+      assert.ok((await beto.storage.from('planes').download('compartido/horario.txt')).error)
+
+      // A bucket made private stops serving public URLs at once.
+      assert.equal((await service.storage.updateBucket('publico', { public: false })).error, null)
+      const closed = await fetch(publicUrl)
+      assert.equal(closed.status, 400)
+      assert.equal((await closed.json()).message, 'Bucket not found')
+      assert.equal((await service.storage.updateBucket('publico', { public: true })).error, null)
+      assert.equal(await (await fetch(publicUrl)).text(), 'abierto')
     })
 
     test('bad input: traversal, control characters, types, limits while streaming', async () => {

@@ -16,7 +16,7 @@ use crate::storage_v1::backend::{ByteRange, ReadError};
 use crate::storage_v1::caller::{Caller, Scope, TokenRule};
 use crate::storage_v1::error::{StorageError, StorageResult};
 use crate::storage_v1::names::check_key;
-use crate::storage_v1::{StorageState, bucket_of, key_of, lookup, timestamp};
+use crate::storage_v1::{StorageState, bucket_of, http_date, key_of, lookup, timestamp};
 
 /// Which door a read comes through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,11 +164,8 @@ impl ObjectRow {
     }
 }
 
-fn http_date(at: DateTime<Utc>) -> String {
-    at.format("%a, %d %b %Y %H:%M:%S GMT").to_string()
-}
-
-fn describe_cache(
+/// ETag, Last-Modified and how long the response may be kept.
+pub fn describe_cache(
     response: &mut actix_web::HttpResponseBuilder,
     row: &ObjectRow,
     freshness: Freshness,

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::storage_v1::buckets::json_body;
 use crate::storage_v1::caller::{Caller, Scope, TokenRule};
 use crate::storage_v1::error::{StorageError, StorageResult, database_error};
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, timestamp};
+use crate::storage_v1::{StorageState, begin_as, bucket_of, commit, timestamp};
 
 #[derive(Debug, Deserialize)]
 struct SortBy {
@@ -94,10 +94,12 @@ pub async fn list_v1(
     let search = body.search.unwrap_or_default();
     let levels = i32::try_from(format!("{prefix}{search}").split('/').count()).unwrap_or(1);
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.object.list")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.object.list"),
+        &caller,
+    )
+    .await?;
     let rows = tx
         .query(
             "SELECT name, id, updated_at, created_at, last_accessed_at, metadata \
@@ -278,10 +280,12 @@ pub async fn list_v2(
         .unwrap_or_default();
     let after_time = cursor.as_ref().and_then(|c| c.after_time.clone());
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.object.list_v2")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.object.list_v2"),
+        &caller,
+    )
+    .await?;
     let fail = |error: tokio_postgres::Error| database_error(&error, StorageError::resource_exists);
     let rows = match (&cursor, column) {
         (None, _) => tx.query(&sql, &[&bucket, &prefix, &(max_keys + 1)]).await,

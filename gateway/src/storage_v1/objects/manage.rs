@@ -14,7 +14,7 @@ use crate::storage_v1::buckets::json_body;
 use crate::storage_v1::caller::{Caller, Scope, TokenRule};
 use crate::storage_v1::error::{StorageError, StorageResult, database_error};
 use crate::storage_v1::names::{check_bucket_name, check_key};
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of};
+use crate::storage_v1::{StorageState, begin, begin_as, bucket_of, commit, key_of};
 
 #[derive(Debug, Deserialize)]
 struct RemoveBody {
@@ -90,8 +90,7 @@ async fn delete_rows(
     operation: &'static str,
 ) -> StorageResult<Vec<ObjectRow>> {
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(request, operation).enter(&tx, caller).await?;
+    let tx = begin_as(&mut connection, &Scope::of(request, operation), caller).await?;
     let rows: Vec<ObjectRow> = tx
         .query(
             &format!(
@@ -173,8 +172,7 @@ pub async fn move_object(
     let new_path = object_path(&moving.destination_bucket, &moving.destination, &version);
     let scope = Scope::of(&request, "storage.object.move");
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    scope.enter(&tx, &caller).await?;
+    let tx = begin_as(&mut connection, &scope, &caller).await?;
     let fail = |error: tokio_postgres::Error| database_error(&error, StorageError::resource_exists);
     let source = find_object(&tx, &moving.bucket, &moving.source)
         .await?
@@ -244,8 +242,7 @@ pub async fn copy_object(
     let scope = Scope::of(&request, "storage.object.copy");
     let source = {
         let mut connection = state.connection().await?;
-        let tx = begin(&mut connection).await?;
-        scope.enter(&tx, &caller).await?;
+        let tx = begin_as(&mut connection, &scope, &caller).await?;
         let source = find_object(&tx, &copying.bucket, &copying.source)
             .await?
             .ok_or_else(StorageError::no_such_key)?;

@@ -157,6 +157,23 @@ pub async fn bucket_limits(
 pub const OBJECT_COLUMNS: &str = "id, name, bucket_id, owner, owner_id, version, metadata, \
      user_metadata, created_at, updated_at, last_accessed_at";
 
+/// A result row of either PostgreSQL client.
+pub trait Columns {
+    fn column<'a, T: tokio_postgres::types::FromSql<'a>>(&'a self, index: usize) -> T;
+}
+
+impl Columns for Row {
+    fn column<'a, T: tokio_postgres::types::FromSql<'a>>(&'a self, index: usize) -> T {
+        self.get(index)
+    }
+}
+
+impl Columns for crate::db::wire::Row {
+    fn column<'a, T: tokio_postgres::types::FromSql<'a>>(&'a self, index: usize) -> T {
+        self.get(index)
+    }
+}
+
 /// A row of `storage.objects`.
 #[derive(Debug, Clone)]
 pub struct ObjectRow {
@@ -174,36 +191,21 @@ pub struct ObjectRow {
 }
 
 impl ObjectRow {
-    pub fn from_row(row: &Row) -> Self {
+    /// The row of a [`OBJECT_COLUMNS`] query, from either client (explicit transactions
+    /// or the pipelined reads of [`crate::storage_v1::lookup`]).
+    pub fn from_row(row: &impl Columns) -> Self {
         Self {
-            id: row.get(0),
-            name: row.get::<_, Option<String>>(1).unwrap_or_default(),
-            bucket_id: row.get::<_, Option<String>>(2).unwrap_or_default(),
-            owner: row.get(3),
-            owner_id: row.get(4),
-            version: row.get(5),
-            metadata: row.get(6),
-            user_metadata: row.get(7),
-            created_at: row.get(8),
-            updated_at: row.get(9),
-            last_accessed_at: row.get(10),
-        }
-    }
-
-    /// The same columns read from a pipelined query ([`crate::storage_v1::lookup`]).
-    pub fn from_wire(row: &crate::db::wire::Row) -> Self {
-        Self {
-            id: row.get(0),
-            name: row.get::<Option<String>>(1).unwrap_or_default(),
-            bucket_id: row.get::<Option<String>>(2).unwrap_or_default(),
-            owner: row.get(3),
-            owner_id: row.get(4),
-            version: row.get(5),
-            metadata: row.get(6),
-            user_metadata: row.get(7),
-            created_at: row.get(8),
-            updated_at: row.get(9),
-            last_accessed_at: row.get(10),
+            id: row.column(0),
+            name: row.column::<Option<String>>(1).unwrap_or_default(),
+            bucket_id: row.column::<Option<String>>(2).unwrap_or_default(),
+            owner: row.column(3),
+            owner_id: row.column(4),
+            version: row.column(5),
+            metadata: row.column(6),
+            user_metadata: row.column(7),
+            created_at: row.column(8),
+            updated_at: row.column(9),
+            last_accessed_at: row.column(10),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::storage_v1::error::{StorageError, StorageResult, database_error};
 use crate::storage_v1::names::check_key;
 use crate::storage_v1::render::Transform;
 use crate::storage_v1::signing::{self, TokenScope};
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of, lookup};
+use crate::storage_v1::{StorageState, begin_as, bucket_of, commit, key_of, lookup};
 
 #[derive(Debug, Deserialize)]
 struct SignOne {
@@ -46,10 +46,12 @@ pub async fn sign_one(
     let body: SignOne = json_body(&body)?;
     let seconds = expires_in(body.expires_in.as_ref())?;
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.object.sign")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.object.sign"),
+        &caller,
+    )
+    .await?;
     find_object(&tx, &bucket, &key)
         .await?
         .ok_or_else(StorageError::no_such_key)?;
@@ -89,10 +91,12 @@ pub async fn sign_many(
             StorageError::invalid_request("body/paths must NOT have fewer than 1 items")
         })?;
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    Scope::of(&request, "storage.object.sign_many")
-        .enter(&tx, &caller)
-        .await?;
+    let tx = begin_as(
+        &mut connection,
+        &Scope::of(&request, "storage.object.sign_many"),
+        &caller,
+    )
+    .await?;
     let found: std::collections::HashSet<String> = tx
         .query(
             "SELECT name FROM storage.objects WHERE bucket_id = $1 AND name = ANY($2)",

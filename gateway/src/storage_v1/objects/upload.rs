@@ -21,7 +21,7 @@ use crate::storage_v1::body::RequestBody;
 use crate::storage_v1::caller::{Caller, Scope, TokenRule};
 use crate::storage_v1::error::{StorageError, StorageResult, database_error};
 use crate::storage_v1::names::{check_bucket_name, check_key, mime_allowed};
-use crate::storage_v1::{StorageState, begin, bucket_of, commit, key_of};
+use crate::storage_v1::{StorageState, begin, begin_as, bucket_of, commit, key_of};
 
 /// Largest `user_metadata` accepted, in bytes of JSON.
 const MAX_USER_METADATA: usize = 1024 * 1024;
@@ -352,8 +352,7 @@ pub async fn probe(
         "contentLength": info.declared_length,
     });
     let mut connection = state.connection().await?;
-    let tx = begin(&mut connection).await?;
-    target.scope.enter(&tx, caller).await?;
+    let tx = begin_as(&mut connection, &target.scope, caller).await?;
     let sql = if upsert {
         "INSERT INTO storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version) \
          VALUES ($1, $2, $3, $4, $5, $6, '1') \
