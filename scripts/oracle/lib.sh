@@ -43,3 +43,60 @@ checkout_upstream() {
   FULL_REV="$(git -C "$SRC" rev-parse "$REV^{commit}")"
   say "using $SUB at $(git -C "$SRC" log -1 --format='%h %cs' "$FULL_REV") from $SRC"
 }
+
+# The gateway under test: $CIELO_BIN run in $RUN_DIR with the environment GW_ENV (an env
+# command line), its output in $LOGS, its data in $DATA_DIR.
+GW_PID=""
+
+# Stops the gateway (SIGTERM, SIGKILL after 30 s).
+stop_gateway() {
+  [ -n "$GW_PID" ] || return 0
+  if kill -0 "$GW_PID" 2>/dev/null; then
+    say "stopping gateway (SIGTERM to pid $GW_PID)"
+    kill -TERM "$GW_PID" 2>/dev/null
+    for _ in $(seq 1 60); do kill -0 "$GW_PID" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$GW_PID" 2>/dev/null; then
+      warn "gateway still running after 30 s, sending SIGKILL"
+      kill -KILL "$GW_PID" 2>/dev/null
+    fi
+  fi
+  wait "$GW_PID" 2>/dev/null
+  say "gateway exited with status $?"
+  GW_PID=""
+}
+
+# The end of a run (from the scripts' EXIT traps): the gateway stopped, PostgreSQL's log
+# kept, the run directory removed unless KEEP_DATA=1.
+end_run() {
+  stop_gateway
+  [ -f "$DATA_DIR/postgres.log" ] && cp "$DATA_DIR/postgres.log" "$LOGS/postgres.log"
+  if [ "${KEEP_DATA:-0}" = 1 ]; then say "kept $RUN_DIR"; else rm -rf "$RUN_DIR"; fi
+}
+
+# Starts the gateway and waits (STARTUP_TIMEOUT seconds) for its status block; sets GW_PID
+# and STATUS_ENV (`cielo status -o env`). Exits with 2 if it dies or stays silent.
+start_gateway() {
+  say "starting $CIELO_BIN (API :${API_PORT:-default}, DB :${DB_PORT:-default}, DATA_DIR=$DATA_DIR)"
+  (cd "$RUN_DIR" && exec "${GW_ENV[@]}" "$CIELO_BIN") >"$LOGS/gateway.stdout" 2>"$LOGS/gateway.stderr" &
+  GW_PID=$!
+  local deadline=$((SECONDS + STARTUP_TIMEOUT)) rc
+  until grep -q 'Secret key:' "$LOGS/gateway.stdout" 2>/dev/null; do
+    if ! kill -0 "$GW_PID" 2>/dev/null; then
+      wait "$GW_PID"
+      rc=$?
+      GW_PID=""
+      echo "oracle: gateway exited during start-up (status $rc). stderr tail:" >&2
+      tail -n 30 "$LOGS/gateway.stderr" >&2
+      exit 2
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "oracle: gateway did not print its status block within ${STARTUP_TIMEOUT}s. stderr tail:" >&2
+      tail -n 30 "$LOGS/gateway.stderr" >&2
+      exit 2
+    fi
+    sleep 0.5
+  done
+  # shellcheck disable=SC2034  # read by the scripts that source this file
+  STATUS_ENV="$(cd "$RUN_DIR" && "${GW_ENV[@]}" "$CIELO_BIN" status -o env)" || die "'cielo status -o env' failed"
+  say "gateway is up (pid $GW_PID)"
+}

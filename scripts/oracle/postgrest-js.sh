@@ -190,55 +190,14 @@ GW_ENV=(
 )
 [ -n "${CIELO_API_HOST:-}" ] && GW_ENV+=(API_HOST="$CIELO_API_HOST")
 
-GW_PID=""
-stop_gateway() {
-  [ -n "$GW_PID" ] || return 0
-  if kill -0 "$GW_PID" 2>/dev/null; then
-    say "stopping gateway (SIGTERM to pid $GW_PID)"
-    kill -TERM "$GW_PID" 2>/dev/null
-    for _ in $(seq 1 60); do kill -0 "$GW_PID" 2>/dev/null || break; sleep 0.5; done
-    if kill -0 "$GW_PID" 2>/dev/null; then
-      warn "gateway still running after 30 s, sending SIGKILL"
-      kill -KILL "$GW_PID" 2>/dev/null
-    fi
-  fi
-  wait "$GW_PID" 2>/dev/null
-  say "gateway exited with status $?"
-  GW_PID=""
-}
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
-  stop_gateway
-  [ -f "$DATA_DIR/postgres.log" ] && cp "$DATA_DIR/postgres.log" "$LOGS/postgres.log"
-  if [ "${KEEP_DATA:-0}" = 1 ]; then say "kept $RUN_DIR"; else rm -rf "$RUN_DIR"; fi
+  end_run
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-say "starting $CIELO_BIN (DATA_DIR=$DATA_DIR)"
-(cd "$RUN_DIR" && exec "${GW_ENV[@]}" "$CIELO_BIN") >"$LOGS/gateway.stdout" 2>"$LOGS/gateway.stderr" &
-GW_PID=$!
-
-deadline=$((SECONDS + STARTUP_TIMEOUT))
-until grep -q 'Secret key:' "$LOGS/gateway.stdout" 2>/dev/null; do
-  if ! kill -0 "$GW_PID" 2>/dev/null; then
-    wait "$GW_PID"
-    rc=$?
-    GW_PID=""
-    echo "oracle: gateway exited during start-up (status $rc). stderr tail:" >&2
-    tail -n 30 "$LOGS/gateway.stderr" >&2
-    exit 2
-  fi
-  if [ "$SECONDS" -ge "$deadline" ]; then
-    echo "oracle: gateway did not print its status block within ${STARTUP_TIMEOUT}s. stderr tail:" >&2
-    tail -n 30 "$LOGS/gateway.stderr" >&2
-    exit 2
-  fi
-  sleep 0.5
-done
-say "gateway is up (pid $GW_PID)"
-
-STATUS_ENV="$(cd "$RUN_DIR" && "${GW_ENV[@]}" "$CIELO_BIN" status -o env)" || die "'cielo status -o env' failed"
+start_gateway
 DB_URL="$(sed -n 's/^DB_URL="\(.*\)"$/\1/p' <<<"$STATUS_ENV")"
 API_URL="$(sed -n 's/^API_URL="\(.*\)"$/\1/p' <<<"$STATUS_ENV")"
 [ -n "$DB_URL" ] || die "no DB_URL in 'cielo status -o env'"
