@@ -4,6 +4,7 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
@@ -400,18 +401,18 @@ async fn serve_with_database(
     let status = StatusInfo::new(&settings, &keys);
     let app = Application::build(settings, keys, db).await?;
     let handle = app.handle();
-    let server = app.run_until_stopped();
-    // The HTTP server's task, spawned by `build`, installs the SIGINT/SIGTERM handlers when it
-    // first runs; until then a signal would kill the process outright. Let it run before
-    // telling anyone the stack is up (a supervisor or test may stop it right away).
-    for _ in 0..8 {
-        tokio::task::yield_now().await;
+    let mut server = Box::pin(app.run_until_stopped());
+    // The server's first poll starts its workers and installs the SIGINT/SIGTERM handlers;
+    // until then a signal would kill the process outright. Poll it once before telling
+    // anyone the stack is up (a supervisor or test may stop it right away).
+    let first_poll = std::future::poll_fn(|cx| Poll::Ready(server.as_mut().poll(cx))).await;
+    if let Poll::Ready(result) = first_poll {
+        return result;
     }
     crate::dev::status::print_started(&status);
     match embedded {
         None => server.await,
         Some(embedded) => {
-            tokio::pin!(server);
             tokio::select! {
                 result = &mut server => result,
                 how = embedded.exited() => {

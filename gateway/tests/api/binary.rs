@@ -329,7 +329,8 @@ async fn a_data_dir_too_deep_for_a_socket_path_falls_back_to_tcp() {
         (true, vec![Some("127.0.0.1".to_owned())])
     );
     signal(&gateway, SIGINT);
-    assert!(wait_exit(&mut gateway, Duration::from_secs(45)).success());
+    let exit = wait_exit(&mut gateway, Duration::from_secs(45));
+    assert!(exit.success(), "cielo exited with {exit}");
     stack.wait_no_postgres(Duration::from_secs(5));
 }
 
@@ -430,7 +431,8 @@ async fn server_errors_are_logged_with_the_request_id_the_client_saw() {
     assert_eq!(line["status"], 500, "{line}");
 
     signal(&gateway, SIGINT);
-    assert!(wait_exit(&mut gateway, Duration::from_secs(45)).success());
+    let exit = wait_exit(&mut gateway, Duration::from_secs(45));
+    assert!(exit.success(), "cielo exited with {exit}");
     stack.wait_no_postgres(Duration::from_secs(5));
 }
 
@@ -516,6 +518,7 @@ async fn make_run_opens_on_the_demo_and_prints_its_accounts() {
     );
     drop(client);
     signal(&gateway, SIGINT);
-    assert!(wait_exit(&mut gateway, Duration::from_secs(30)).success());
+    let exit = wait_exit(&mut gateway, Duration::from_secs(30));
+    assert!(exit.success(), "cielo exited with {exit}");
     stack.wait_no_postgres(Duration::from_secs(30));
 }
