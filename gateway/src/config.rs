@@ -902,6 +902,26 @@ mod tests {
     }
 
     #[test]
+    fn file_backend_etag_is_md5_unless_mtime_is_asked_for() {
+        use storage::{BackendSettings, FileEtag};
+        let etag = |pairs: &[(&str, &str)]| match settings(pairs).unwrap().storage.backend {
+            BackendSettings::File { etag, .. } => etag,
+            BackendSettings::S3(_) => unreachable!("file is the default backend"),
+        };
+        assert_eq!(etag(&[]), FileEtag::Md5);
+        assert_eq!(
+            etag(&[("STORAGE_FILE_ETAG_ALGORITHM", "mtime")]),
+            FileEtag::Mtime
+        );
+        assert_eq!(
+            etag(&[("STORAGE_FILE_ETAG_ALGORITHM", "MD5")]),
+            FileEtag::Md5
+        );
+        let error = settings(&[("STORAGE_FILE_ETAG_ALGORITHM", "sha1")]).unwrap_err();
+        assert_eq!(error.name, "STORAGE_FILE_ETAG_ALGORITHM");
+    }
+
+    #[test]
     fn function_proxies_are_name_url_pairs() {
         let s = settings(&[(
             "FUNCTIONS_PROXY",

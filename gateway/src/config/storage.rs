@@ -26,8 +26,18 @@ pub struct StorageSettings {
 
 #[derive(Debug, Clone)]
 pub enum BackendSettings {
-    File { root: PathBuf },
+    File { root: PathBuf, etag: FileEtag },
     S3(S3Settings),
+}
+
+/// How the `file` backend makes an object's ETag (`STORAGE_FILE_ETAG_ALGORITHM`, as in
+/// Supabase Storage).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileEtag {
+    /// The MD5 of the bytes, as S3 gives for single-part uploads; costs a core while writing.
+    Md5,
+    /// `"<modified ms hex>-<size hex>"`: no hashing, uploads at disk speed.
+    Mtime,
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +111,7 @@ pub(super) fn parse_storage(
             root: vars
                 .get(&var::FILE_STORAGE_BACKEND_PATH)
                 .map_or_else(|| data_dir.join("storage"), PathBuf::from),
+            etag: parse_file_etag(vars)?,
         }
     };
     let file_size_limit: u64 = vars.parse(&var::FILE_SIZE_LIMIT, 50 * 1024 * 1024)?;
@@ -139,4 +150,18 @@ pub(super) fn parse_storage(
             * 1024
             * 1024,
     })
+}
+
+fn parse_file_etag(vars: &Vars<'_>) -> Result<FileEtag, ConfigError> {
+    match vars.find(&var::STORAGE_FILE_ETAG_ALGORITHM) {
+        None => Ok(FileEtag::Md5),
+        Some((name, raw)) => match raw.to_ascii_lowercase().as_str() {
+            "md5" => Ok(FileEtag::Md5),
+            "mtime" => Ok(FileEtag::Mtime),
+            other => Err(ConfigError {
+                name,
+                reason: format!("{other:?}: expected md5 or mtime"),
+            }),
+        },
+    }
 }

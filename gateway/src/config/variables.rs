@@ -352,8 +352,12 @@ variables! {
             "Where object bytes are kept: `file` (a directory, `FILE_STORAGE_BACKEND_PATH`) or \
              `s3` (any S3-compatible store: AWS S3, MinIO, R2, Garage; lets several gateway \
              processes share files).";
-        FILE_STORAGE_BACKEND_PATH: "`$DATA_DIR/storage`",
+        FILE_STORAGE_BACKEND_PATH | STORAGE_FILE_BACKEND_PATH: "`$DATA_DIR/storage`",
             "Directory of the `file` backend.";
+        STORAGE_FILE_ETAG_ALGORITHM: "`md5`",
+            "ETag of the `file` backend's objects: `md5` of the bytes (as Supabase and S3 \
+             give; hashing takes a core at a few hundred MB/s while uploading) or `mtime` \
+             (modification time and size: uploads at disk speed).";
         FILE_SIZE_LIMIT: "`52428800`",
             "Largest object in bytes (50 MiB); a bucket's `file_size_limit` may only lower it.";
         GLOBAL_S3_BUCKET: "—", "Bucket of the `s3` backend (required with it).";

@@ -3,7 +3,8 @@
 //! own (`<bucket>/<key>/<version>`), so a half-written or replaced file is never what a
 //! database row points to: the row names its version only after the bytes are complete,
 //! and the previous version is deleted only after the row moved on. Bytes are streamed in
-//! both directions with bounded memory; the MD5 ETag is computed while writing.
+//! both directions with bounded memory; the MD5 ETag (unless the file backend is set to
+//! `mtime` ETags) is computed while writing.
 //!
 //! On disk a write goes to a temporary file, is fsynced, and renamed into place (the
 //! directory fsynced too), so a crash leaves either the whole file or none.
@@ -22,13 +23,13 @@ use md5::{Digest, Md5};
 use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
-use crate::config::storage::BackendSettings;
+use crate::config::storage::{BackendSettings, FileEtag};
 
 /// What a completed write produced.
 #[derive(Debug, Clone)]
 pub struct Written {
     pub size: u64,
-    /// `"<md5 hex>"`, quoted as an HTTP ETag.
+    /// Quoted as an HTTP ETag: `"<md5 hex>"`, or the file backend's `mtime` form.
     pub etag: String,
     pub last_modified: DateTime<Utc>,
 }
@@ -68,7 +69,7 @@ pub enum ReadError {
 
 #[derive(Debug, Clone)]
 pub enum Backend {
-    File { root: PathBuf },
+    File { root: PathBuf, etag: FileEtag },
     S3 { store: Arc<dyn ObjectStore> },
 }
 
@@ -82,14 +83,17 @@ const S3_PART: usize = 5 * 1024 * 1024;
 impl Backend {
     pub fn new(settings: &BackendSettings) -> Result<Self, String> {
         match settings {
-            BackendSettings::File { root } => {
+            BackendSettings::File { root, etag } => {
                 std::fs::create_dir_all(root.join(".tmp")).map_err(|error| {
                     format!(
                         "could not create the storage directory {}: {error}",
                         root.display()
                     )
                 })?;
-                Ok(Backend::File { root: root.clone() })
+                Ok(Backend::File {
+                    root: root.clone(),
+                    etag: *etag,
+                })
             }
             BackendSettings::S3(s3) => {
                 let mut builder = object_store::aws::AmazonS3Builder::new()
@@ -122,7 +126,7 @@ impl Backend {
         E: std::fmt::Display,
     {
         match self {
-            Backend::File { root } => write_file(root, path, body, limit).await,
+            Backend::File { root, etag } => write_file(root, *etag, path, body, limit).await,
             Backend::S3 { store } => write_s3(store.as_ref(), path, body, limit).await,
         }
     }
@@ -130,7 +134,7 @@ impl Backend {
     /// Streams `path`, or the `range` of it.
     pub async fn read(&self, path: &str, range: Option<ByteRange>) -> Result<Reader, ReadError> {
         match self {
-            Backend::File { root } => {
+            Backend::File { root, .. } => {
                 let mut file = match tokio::fs::File::open(root.join(path)).await {
                     Ok(file) => file,
                     Err(error) if error.kind() == io::ErrorKind::NotFound => {
@@ -147,26 +151,8 @@ impl Backend {
                     }
                     None => u64::MAX,
                 };
-                // Each chunk is read into its own buffer and handed on without a copy.
-                let stream = futures_util::stream::try_unfold(
-                    (file, remaining),
-                    |(mut file, remaining)| async move {
-                        if remaining == 0 {
-                            return Ok(None);
-                        }
-                        let want =
-                            usize::try_from(remaining).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
-                        let mut buffer = bytes::BytesMut::with_capacity(want);
-                        let read = file.read_buf(&mut buffer).await?;
-                        if read == 0 {
-                            return Ok(None);
-                        }
-                        let remaining = remaining.saturating_sub(read as u64);
-                        Ok(Some((buffer.freeze(), (file, remaining))))
-                    },
-                );
                 Ok(Reader {
-                    stream: stream.boxed(),
+                    stream: file_chunks(file, remaining),
                 })
             }
             Backend::S3 { store } => {
@@ -208,7 +194,7 @@ impl Backend {
     /// Makes `to` a copy of `from` (a hard link on disk: versions are never modified).
     pub async fn copy(&self, from: &str, to: &str) -> Result<(), ReadError> {
         match self {
-            Backend::File { root } => {
+            Backend::File { root, .. } => {
                 let target = root.join(to);
                 create_parent(&target)
                     .await
@@ -240,7 +226,7 @@ impl Backend {
     /// Deletes `path` if it exists; failures are logged (an orphan costs space, not data).
     pub async fn delete(&self, path: &str) {
         let result = match self {
-            Backend::File { root } => {
+            Backend::File { root, .. } => {
                 let file = root.join(path);
                 match tokio::fs::remove_file(&file).await {
                     Ok(()) => {
@@ -262,6 +248,27 @@ impl Backend {
             tracing::warn!(path, %error, "could not delete stored object bytes");
         }
     }
+}
+
+/// Up to `remaining` bytes of `file` from where it stands, each chunk read into its own
+/// buffer and handed on without a copy.
+pub fn file_chunks(file: tokio::fs::File, remaining: u64) -> BoxStream<'static, io::Result<Bytes>> {
+    futures_util::stream::try_unfold((file, remaining), |(mut file, remaining)| async move {
+        if remaining == 0 {
+            return Ok(None);
+        }
+        let want = usize::try_from(remaining).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
+        let mut buffer = bytes::BytesMut::with_capacity(want);
+        let read = file.read_buf(&mut buffer).await?;
+        if read == 0 {
+            return Ok(None);
+        }
+        Ok(Some((
+            buffer.freeze(),
+            (file, remaining.saturating_sub(read as u64)),
+        )))
+    })
+    .boxed()
 }
 
 /// The stored path of one version of an object.
@@ -292,6 +299,7 @@ async fn remove_empty_parents(root: &Path, file: &Path) {
 
 async fn write_file<S, E>(
     root: &Path,
+    etag: FileEtag,
     path: &str,
     mut body: S,
     limit: u64,
@@ -309,12 +317,14 @@ where
     let writer = {
         let temporary = temporary.clone();
         let abandoned = abandoned.clone();
-        tokio::task::spawn_blocking(move || -> io::Result<(u64, Md5)> {
+        tokio::task::spawn_blocking(move || -> io::Result<(u64, Option<Md5>)> {
             let mut out = std::fs::File::create(&temporary)?;
-            let mut md5 = Md5::new();
+            let mut md5 = (etag == FileEtag::Md5).then(Md5::new);
             let mut size = 0u64;
             while let Some(chunk) = queue.blocking_recv() {
-                md5.update(&chunk);
+                if let Some(md5) = md5.as_mut() {
+                    md5.update(&chunk);
+                }
                 out.write_all(&chunk)?;
                 size += chunk.len() as u64;
             }
@@ -383,18 +393,34 @@ where
         if let Some(parent) = target.parent() {
             tokio::fs::File::open(parent).await?.sync_all().await?;
         }
-        io::Result::Ok(())
+        tokio::fs::metadata(&target).await?.modified()
     }
     .await;
-    if let Err(error) = placed {
-        let _ = tokio::fs::remove_file(&temporary).await;
-        return Err(io_error(error));
-    }
+    let modified = match placed {
+        Ok(modified) => DateTime::<Utc>::from(modified),
+        Err(error) => {
+            let _ = tokio::fs::remove_file(&temporary).await;
+            return Err(io_error(error));
+        }
+    };
+    let etag = match md5 {
+        Some(md5) => md5_etag(md5),
+        None => mtime_etag(modified, size),
+    };
     Ok(Written {
         size,
-        etag: format!("\"{}\"", hex::encode(md5.finalize())),
-        last_modified: Utc::now(),
+        etag,
+        last_modified: modified,
     })
+}
+
+fn md5_etag(md5: Md5) -> String {
+    format!("\"{}\"", hex::encode(md5.finalize()))
+}
+
+/// Supabase's `mtime` ETag: modification time in milliseconds and size, both in hex.
+fn mtime_etag(modified: DateTime<Utc>, size: u64) -> String {
+    format!("\"{:x}-{size:x}\"", modified.timestamp_millis().max(0))
 }
 
 async fn write_s3<S, E>(
@@ -459,7 +485,40 @@ where
     }
     Ok(Written {
         size,
-        etag: format!("\"{}\"", hex::encode(md5.finalize())),
+        etag: md5_etag(md5),
         last_modified: Utc::now(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mtime_etags_are_milliseconds_and_size_in_hex() {
+        let modified = DateTime::from_timestamp_millis(1_700_000_000_123).unwrap();
+        assert_eq!(mtime_etag(modified, 1024), "\"18bcfe5687b-400\"");
+    }
+
+    #[tokio::test]
+    async fn the_file_backend_makes_the_etag_it_is_set_to() {
+        let root = std::env::temp_dir().join(format!("cielo-etag-{}", uuid::Uuid::new_v4()));
+        let body = || futures_util::stream::iter([Ok::<_, io::Error>(Bytes::from_static(b"hola"))]);
+        for (etag, expected) in [
+            (FileEtag::Md5, Some("\"4d186321c1a7f0f354b297e8914ab240\"")),
+            (FileEtag::Mtime, None),
+        ] {
+            let backend = Backend::new(&BackendSettings::File {
+                root: root.clone(),
+                etag,
+            })
+            .unwrap();
+            let written = backend.write("b/k/v1", body(), 10).await.unwrap();
+            match expected {
+                Some(md5) => assert_eq!(written.etag, md5),
+                None => assert!(written.etag.ends_with("-4\""), "{}", written.etag),
+            }
+        }
+        std::fs::remove_dir_all(root).unwrap();
+    }
 }
