@@ -6,7 +6,9 @@
 #                metadata lookup included), MB/s ≥ 0.7 × nginx serving the same files with
 #                sendfile on (wrk, the same connections for both)
 #   uploads      50 MiB and 256 MiB raw-body POST /object/… with x-upsert (curl -T), MB/s
-#                ≥ 0.6 × `dd bs=1M conv=fdatasync` writing the same file on the same disk
+#                ≥ 0.6 × `dd bs=1M conv=fdatasync` writing the same file on the same disk;
+#                with `mtime` ETags (STORAGE_FILE_ETAG_ALGORITHM) on a second gateway, and
+#                with the default MD5 ETags beside them
 #   small        1 KiB authenticated downloads ≥ 5,000 req/s with a user token under an RLS
 #                policy (p99 reported; the service key and nginx measured beside it)
 #   memory       the gateway's RSS flat (±20 MiB) while a 1 GiB upload, then a 1 GiB
@@ -16,7 +18,7 @@
 #                parameters), against libvips' vipsthumbnail resizing the same images (the
 #                library of Supabase's own renderer, imgproxy); cached renders reported too
 #
-# One release gateway on a private embedded cluster (free ports, SEED_DEMO=false,
+# One release gateway on a private embedded cluster (a second one for the mtime uploads; free ports, SEED_DEMO=false,
 # FILE_SIZE_LIMIT raised to 2 GiB for the 1 GiB object) and nginx, each in its own session
 # (setsid); the files are random bytes made for the run, on the disk that holds the gateway's
 # storage. The pairs are interleaved in BENCH_ROUNDS rounds (gateway, then its peer), each
@@ -86,7 +88,7 @@ fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 WORK=$(mktemp -d /tmp/cielo-storage-bench.XXXXXX)
 chmod 755 "$WORK"  # nginx's workers read the files as nobody
-GATEWAY_PID=""
+GATEWAY_PIDS=()
 NGINX_PID=""
 stop_pid() { # pid signal
   [[ -n $1 ]] && kill -0 "$1" 2>/dev/null || return 0
@@ -102,10 +104,11 @@ cleanup() {
   local status=$?
   set +e
   stop_pid "$NGINX_PID" TERM
-  # SIGINT: the gateway stops at once and takes its PostgreSQL cluster down with it.
-  stop_pid "$GATEWAY_PID" INT
+  # SIGINT: a gateway stops at once and takes its PostgreSQL cluster down with it.
+  local pid
+  for pid in "${GATEWAY_PIDS[@]}"; do stop_pid "$pid" INT; done
   if [[ $status != 0 ]]; then
-    for f in "$WORK/gateway.stderr" "$WORK/nginx/error.log"; do
+    for f in "$WORK"/gateway*.stderr "$WORK/nginx/error.log"; do
       [[ -s $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }
     done
   fi
@@ -157,43 +160,59 @@ EOF
 (exec setsid nginx -c "$WORK/nginx/nginx.conf") >"$WORK/nginx/stdout.log" 2>&1 &
 NGINX_PID=$!
 
-# --- the gateway ----------------------------------------------------------------------------------
+# --- the gateways ---------------------------------------------------------------------------------
 
-API_PORT=$(free_port)
-DB_PORT=$(free_port)
-GATEWAY_ENV=(
-  env -i PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8
-  DATA_DIR="$WORK/gateway/data" API_HOST=127.0.0.1 API_PORT="$API_PORT" DB_PORT="$DB_PORT"
-  JWT_SECRET="$JWT_SECRET" WEB_DIR="$WORK/no-web" SEED_DEMO=false LOG_LEVEL=warn
-  FILE_SIZE_LIMIT="$FILE_SIZE_LIMIT"
-)
-log "starting the gateway on 127.0.0.1:$API_PORT and nginx on 127.0.0.1:$NGINX_PORT"
-(cd "$WORK/gateway" && exec setsid "${GATEWAY_ENV[@]}" "$CIELO_BIN") >"$WORK/gateway.stdout" 2>"$WORK/gateway.stderr" &
-GATEWAY_PID=$!
-for _ in $(seq 1 600); do
-  grep -q 'Secret key:' "$WORK/gateway.stdout" 2>/dev/null && break
-  kill -0 "$GATEWAY_PID" 2>/dev/null || die "the gateway exited during start-up"
-  sleep 0.2
-done
-grep -q 'Secret key:' "$WORK/gateway.stdout" || die "the gateway did not start in 120 s"
+# start_gateway <name> [VAR=value...]: a gateway on its own embedded cluster in $WORK/<name>,
+# with a private bucket and the policies that let the user read and write its own folder.
+# Sets STARTED_PID, STARTED_PORT, STARTED_DB_URL, STARTED_SERVICE_KEY, STARTED_POSTMASTER_PID.
+start_gateway() {
+  local name=$1 port db_port status
+  shift
+  port=$(free_port)
+  db_port=$(free_port)
+  mkdir -p "$WORK/$name"
+  local env=(
+    env -i PATH="$PATH" HOME="${HOME:-/root}" LANG=C.UTF-8
+    DATA_DIR="$WORK/$name/data" API_HOST=127.0.0.1 API_PORT="$port" DB_PORT="$db_port"
+    JWT_SECRET="$JWT_SECRET" WEB_DIR="$WORK/no-web" SEED_DEMO=false LOG_LEVEL=warn
+    FILE_SIZE_LIMIT="$FILE_SIZE_LIMIT" "$@"
+  )
+  log "starting $name on 127.0.0.1:$port${*:+ ($*)}"
+  (cd "$WORK/$name" && exec setsid "${env[@]}" "$CIELO_BIN") >"$WORK/$name.stdout" 2>"$WORK/$name.stderr" &
+  STARTED_PID=$!
+  GATEWAY_PIDS+=("$STARTED_PID")
+  for _ in $(seq 1 600); do
+    grep -q 'Secret key:' "$WORK/$name.stdout" 2>/dev/null && break
+    kill -0 "$STARTED_PID" 2>/dev/null || die "$name exited during start-up"
+    sleep 0.2
+  done
+  grep -q 'Secret key:' "$WORK/$name.stdout" || die "$name did not start in 120 s"
+  status=$(cd "$WORK/$name" && "${env[@]}" "$CIELO_BIN" status -o env)
+  STARTED_PORT=$port
+  STARTED_DB_URL=$(sed -n 's/^DB_URL="\(.*\)"$/\1/p' <<<"$status")
+  STARTED_SERVICE_KEY=$(sed -n 's/^SERVICE_ROLE_KEY="\(.*\)"$/\1/p' <<<"$status")
+  [[ -n $STARTED_DB_URL && -n $STARTED_SERVICE_KEY ]] || die "cielo status -o env gave no DB_URL / SERVICE_ROLE_KEY"
+  STARTED_POSTMASTER_PID=$(head -n 1 "$WORK/$name/data/postgres/postmaster.pid")
+  local code
+  code=$(curl -s -o "$WORK/$name.bucket.json" -w '%{http_code}' -H "Authorization: Bearer $STARTED_SERVICE_KEY" \
+    -H 'Content-Type: application/json' -d '{"id":"bench","name":"bench","public":false}' \
+    "http://127.0.0.1:$port/storage/v1/bucket")
+  [[ $code == 200 ]] || die "creating the bucket answered $code: $(cat "$WORK/$name.bucket.json")"
+  psql "$STARTED_DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/storage.sql"
+}
+
+# Everything is measured on the defaults; uploads are also measured with `mtime` ETags (no
+# MD5 of the bytes), on a second gateway used for nothing else.
+start_gateway gateway
+API_PORT=$STARTED_PORT GATEWAY_PID=$STARTED_PID POSTMASTER_PID=$STARTED_POSTMASTER_PID
+DB_URL=$STARTED_DB_URL SERVICE_KEY=$STARTED_SERVICE_KEY
+start_gateway gateway-mtime STORAGE_FILE_ETAG_ALGORITHM=mtime
+MTIME_PORT=$STARTED_PORT MTIME_PID=$STARTED_PID MTIME_POSTMASTER_PID=$STARTED_POSTMASTER_PID
 for _ in $(seq 1 100); do
   [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$NGINX_PORT/1k.bin" || true) == 200 ]] && break
   kill -0 "$NGINX_PID" 2>/dev/null || die "nginx exited during start-up"
   sleep 0.1
 done
-STATUS=$(cd "$WORK/gateway" && "${GATEWAY_ENV[@]}" "$CIELO_BIN" status -o env)
-value() { sed -n "s/^$1=\"\(.*\)\"$/\1/p" <<<"$STATUS"; }
-DB_URL=$(value DB_URL)
-SERVICE_KEY=$(value SERVICE_ROLE_KEY)
-[[ -n $DB_URL && -n $SERVICE_KEY ]] || die "cielo status -o env gave no DB_URL / SERVICE_ROLE_KEY"
-POSTMASTER_PID=$(head -n 1 "$WORK/gateway/data/postgres/postmaster.pid")
-
-# A private bucket, and the policies that let the user read and write its own folder.
-code=$(curl -s -o "$WORK/bucket.json" -w '%{http_code}' -H "Authorization: Bearer $SERVICE_KEY" \
-  -H 'Content-Type: application/json' -d '{"id":"bench","name":"bench","public":false}' \
-  "http://127.0.0.1:$API_PORT/storage/v1/bucket")
-[[ $code == 200 ]] || die "creating the bucket answered $code: $(cat "$WORK/bucket.json")"
-psql "$DB_URL" -X -q -v ON_ERROR_STOP=1 -f "$ROOT/bench/sql/storage.sql"
 
 git_rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -n $(git -C "$ROOT" status --porcelain -- gateway sql Cargo.toml Cargo.lock 2>/dev/null) ]] && git_rev+="+dirty"
@@ -201,12 +220,13 @@ log "$ROUNDS rounds: wrk ${SECONDS_PER_RUN}s runs (7 a round), uploads against d
 mkdir -p "$RESULTS_DIR"
 cd "$ROOT/bench"
 python3 -m cielo_bench storage-run "$WORK" "$RESULTS_DIR" \
-  gateway_url="http://127.0.0.1:$API_PORT" nginx_url="http://127.0.0.1:$NGINX_PORT" \
+  gateway_url="http://127.0.0.1:$API_PORT" gateway_mtime_url="http://127.0.0.1:$MTIME_PORT" nginx_url="http://127.0.0.1:$NGINX_PORT" \
   user_id="$USER_ID" jwt_secret="$JWT_SECRET" service_key="$SERVICE_KEY" \
   files_dir="$WORK/files" dd_dir="$WORK/dd" storage_dir="$WORK/gateway/data/storage" \
   render_dir="$WORK/render" image="$ROOT/gateway/tests/fixtures/storage/aula-1024.jpg" \
   bench_dir="$ROOT/bench" vipsthumbnail="$VIPSTHUMBNAIL" \
   gateway_pid="$GATEWAY_PID" postmaster_pid="$POSTMASTER_PID" nginx_pid="$NGINX_PID" \
+  gateway_mtime_pid="$MTIME_PID" postmaster_mtime_pid="$MTIME_POSTMASTER_PID" \
   rounds="$ROUNDS" seconds="$SECONDS_PER_RUN" connections="$CONNECTIONS" \
   download_connections="$DOWNLOAD_CONNECTIONS" renders="$RENDERS" \
   upload_repeats_50m=3 upload_repeats_256m=2 commit="$git_rev" \

@@ -31,8 +31,8 @@ RENDER_QUERY = "width=256&format=webp"
 TARGETS = [
     ("download_1m", "1 MiB downloads, MB/s / nginx (sendfile on, same files)", 0.7, ">="),
     ("download_50m", "50 MiB downloads, MB/s / nginx (sendfile on, same files)", 0.7, ">="),
-    ("upload_50m", "50 MiB uploads, MB/s / dd bs=1M conv=fdatasync (same disk)", 0.6, ">="),
-    ("upload_256m", "256 MiB uploads, MB/s / dd bs=1M conv=fdatasync (same disk)", 0.6, ">="),
+    ("upload_50m", "50 MiB uploads with mtime ETags, MB/s / dd bs=1M conv=fdatasync (same disk)", 0.6, ">="),
+    ("upload_256m", "256 MiB uploads with mtime ETags, MB/s / dd bs=1M conv=fdatasync (same disk)", 0.6, ">="),
     ("small_user", "1 KiB authenticated downloads, user token under RLS (req/s)", 5000, ">="),
     ("memory", "RSS while 1 GiB streams in, then out: largest move from the baseline (MiB)", 20, "<="),
     ("render_cold", "1024 px JPEG → 256 px WebP, cold render p50 (ms)", 50, "<="),
@@ -136,12 +136,16 @@ def summarize(rounds, memory):
                         "ratio": ratio, "per_round": each,
                         "errors": sum(r[key]["gateway"].get("errors", 0) for r in rounds if key in r)}
     for size in ("50m", "256m"):
+        # The target is taken with mtime ETags; the default (MD5 of the bytes) is reported beside.
         key = f"upload_{size}"
-        ratio, each = paired(rounds, key, "gateway", "dd", lambda side: side.get("mb_per_s"))
-        summary[key] = {"gateway_mb_per_s": med(key, "gateway", lambda s: s.get("mb_per_s")),
-                        "dd_mb_per_s": med(key, "dd", lambda s: s.get("mb_per_s")),
-                        "ratio": ratio, "per_round": each,
-                        "errors": sum(r[key]["gateway"].get("errors", 0) for r in rounds if key in r)}
+        ratio, each = paired(rounds, key, "gateway_mtime", "dd", mbps)
+        md5_ratio, md5_each = paired(rounds, key, "gateway", "dd", mbps)
+        summary[key] = {"gateway_mb_per_s": med(key, "gateway_mtime", mbps),
+                        "dd_mb_per_s": med(key, "dd", mbps), "ratio": ratio, "per_round": each,
+                        "md5_mb_per_s": med(key, "gateway", mbps), "md5_ratio": md5_ratio,
+                        "md5_per_round": md5_each,
+                        "errors": sum(r[key][side].get("errors", 0) for r in rounds if key in r
+                                      for side in ("gateway", "gateway_mtime") if side in r[key])}
     small = "small_1k"
     user_vs_nginx, _ = paired(rounds, small, "gateway_user", "nginx", rps)
     service_vs_nginx, _ = paired(rounds, small, "gateway_service", "nginx", rps)
@@ -265,6 +269,7 @@ class Bench:
     def __init__(self, s):
         self.s = s
         self.gateway = s["gateway_url"]
+        self.gateway_mtime = s["gateway_mtime_url"]
         self.nginx = s["nginx_url"]
         self.user = s["user_id"]
         self.token = user_token(s["jwt_secret"], self.user)
@@ -278,6 +283,9 @@ class Bench:
         self.groups = {"gateway": {"pid": int(s["gateway_pid"])},
                        "postgres": {"pid": int(s["postmaster_pid"]), "tree": True},
                        "nginx": {"pid": int(s["nginx_pid"]), "tree": True}}
+        # While the second gateway (mtime ETags) uploads, it and its cluster are the servers.
+        self.mtime_groups = {"gateway": {"pid": int(s["gateway_mtime_pid"])},
+                             "postgres": {"pid": int(s["postmaster_mtime_pid"]), "tree": True}}
         self.transfers = 0
 
     def object_path(self, name):
@@ -285,13 +293,15 @@ class Bench:
 
     # uploads -----------------------------------------------------------------------------------
 
-    def upload(self, source, name, token=None):
-        """A raw-body POST /object/bench/<user>/<name> with x-upsert, streamed by curl."""
+    def upload(self, source, name, token=None, mtime=False):
+        """A raw-body POST /object/bench/<user>/<name> with x-upsert, streamed by curl (to the
+        gateway with mtime ETags if `mtime`)."""
+        base, groups = (self.gateway_mtime, self.mtime_groups) if mtime else (self.gateway, self.groups)
         output, code, wall, percent = run_measured(
             ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code} %{time_total} %{size_upload} %{size_download}\n",
              "-X", "POST", "-T", source, "-H", f"Authorization: Bearer {token or self.token}",
              "-H", "x-upsert: true", "-H", "Content-Type: application/octet-stream", "-H", "Expect:",
-             f"{self.gateway}/storage/v1/object/bench/{self.user}/{urllib.parse.quote(name)}"], self.groups)
+             f"{base}/storage/v1/object/bench/{self.user}/{urllib.parse.quote(name)}"], groups)
         status, seconds, sent, _ = parse_curl(output)
         size = os.path.getsize(source)
         errors = int(code != 0 or status != 200 or sent != size)
@@ -313,18 +323,21 @@ class Bench:
         return {"bytes": size, "seconds": seconds, "mb_per_s": rate_mb(size, seconds), "cpu_percent": percent}
 
     def uploads(self, size, repeats):
-        """`repeats` pairs (dd, then the gateway) of the same file; each side's rate is its
-        bytes over its time."""
+        """`repeats` triples (dd, the gateway, the gateway with mtime ETags) of the same file;
+        each side's rate is its bytes over its time."""
         source = os.path.join(self.files, f"{size}.bin")
-        gateway, dd = [], []
+        sides = {"dd": [], "gateway": [], "gateway_mtime": []}
         for _ in range(repeats):
             settle()
-            dd.append(self.dd(source))
+            sides["dd"].append(self.dd(source))
             settle()
-            gateway.append(self.upload(source, f"{size}.bin"))
-        return {"dd": {"mb_per_s": transfer_rate(dd), "runs": dd},
-                "gateway": {"mb_per_s": transfer_rate(gateway), "runs": gateway,
-                            "errors": sum(r["errors"] for r in gateway)}}
+            sides["gateway"].append(self.upload(source, f"{size}.bin"))
+            settle()
+            sides["gateway_mtime"].append(self.upload(source, f"{size}.bin", mtime=True))
+        result = {side: {"mb_per_s": transfer_rate(runs), "runs": runs} for side, runs in sides.items()}
+        for side in ("gateway", "gateway_mtime"):
+            result[side]["errors"] = sum(r["errors"] for r in sides[side])
+        return result
 
     # downloads ---------------------------------------------------------------------------------
 
@@ -522,9 +535,10 @@ def round_line(r):
             f" MB/s; 50 MiB {mbps(r['download_50m']['gateway']['mb_per_s'])} vs "
             f"{mbps(r['download_50m']['nginx']['mb_per_s'])} MB/s; 1 KiB {r['small_1k']['gateway_user']['rps']:.0f} "
             f"req/s (service {r['small_1k']['gateway_service']['rps']:.0f}, nginx {r['small_1k']['nginx']['rps']:.0f});"
-            f" uploads 50 MiB {mbps(r['upload_50m']['gateway']['mb_per_s'])} vs dd "
-            f"{mbps(r['upload_50m']['dd']['mb_per_s'])}, 256 MiB {mbps(r['upload_256m']['gateway']['mb_per_s'])} vs"
-            f" dd {mbps(r['upload_256m']['dd']['mb_per_s'])} MB/s; render p50 "
+            f" uploads (mtime / md5 / dd) 50 MiB {mbps(r['upload_50m']['gateway_mtime']['mb_per_s'])} / "
+            f"{mbps(r['upload_50m']['gateway']['mb_per_s'])} / {mbps(r['upload_50m']['dd']['mb_per_s'])}, 256 MiB "
+            f"{mbps(r['upload_256m']['gateway_mtime']['mb_per_s'])} / {mbps(r['upload_256m']['gateway']['mb_per_s'])}"
+            f" / {mbps(r['upload_256m']['dd']['mb_per_s'])} MB/s; render p50 "
             f"{runs.percentile(sorted(render['cold_ms']), 50):.1f} ms")
 
 
@@ -615,7 +629,8 @@ def markdown(g):
     cold, cached = s["render_cold"], s["render_cached"]
     md += ["", "## Per round", "",
            "| Round | 1 MiB gw / nginx MB/s | 50 MiB gw / nginx MB/s | 1 KiB user / service / nginx req/s "
-           "| upload 50 MiB gw / dd MB/s | upload 256 MiB gw / dd MB/s | cold render p50 / p99 ms | vips ms/image |",
+           "| upload 50 MiB mtime / md5 / dd MB/s | upload 256 MiB mtime / md5 / dd MB/s | cold render p50 / p99 ms "
+           "| vips ms/image |",
            "|---|---|---|---|---|---|---|---|"]
     for r in g["rounds"]:
         d1, d50, k = r["download_1m"], r["download_50m"], r["small_1k"]
@@ -624,8 +639,9 @@ def markdown(g):
         md.append(f"| {r['round']} | {fmt(d1['gateway']['mb_per_s'], 0)} / {fmt(d1['nginx']['mb_per_s'], 0)} "
                   f"| {fmt(d50['gateway']['mb_per_s'], 0)} / {fmt(d50['nginx']['mb_per_s'], 0)} "
                   f"| {fmt(k['gateway_user']['rps'], 0)} / {fmt(k['gateway_service']['rps'], 0)} / "
-                  f"{fmt(k['nginx']['rps'], 0)} | {fmt(u50['gateway']['mb_per_s'], 0)} / "
-                  f"{fmt(u50['dd']['mb_per_s'], 0)} | {fmt(u256['gateway']['mb_per_s'], 0)} / "
+                  f"{fmt(k['nginx']['rps'], 0)} | {fmt(u50['gateway_mtime']['mb_per_s'], 0)} / "
+                  f"{fmt(u50['gateway']['mb_per_s'], 0)} / {fmt(u50['dd']['mb_per_s'], 0)} "
+                  f"| {fmt(u256['gateway_mtime']['mb_per_s'], 0)} / {fmt(u256['gateway']['mb_per_s'], 0)} / "
                   f"{fmt(u256['dd']['mb_per_s'], 0)} "
                   f"| {fmt(runs.percentile(sorted(render['cold_ms']), 50), 1)} / "
                   f"{fmt(runs.percentile(sorted(render['cold_ms']), 99), 1)} | {vips} |")
@@ -635,6 +651,11 @@ def markdown(g):
            f"{fmt(small['p50_ms'], 1)} ms, p99 {fmt(small['p99_ms'], 1)} ms; the service key "
            f"{fmt(service['rps'], 0)} req/s, p50 {fmt(service['p50_ms'], 1)} ms, p99 {fmt(service['p99_ms'], 1)} ms "
            f"({fmt(service['ratio_to_nginx'], 3)}× nginx); nginx {fmt(small['nginx_rps'], 0)} req/s.",
+           "- Uploads with the default ETags (MD5 of the bytes, as Supabase and S3 give; "
+           "STORAGE_FILE_ETAG_ALGORITHM=md5): 50 MiB "
+           f"{fmt(s['upload_50m']['md5_mb_per_s'], 0)} MB/s ({fmt(s['upload_50m']['md5_ratio'])}× dd), 256 MiB "
+           f"{fmt(s['upload_256m']['md5_mb_per_s'], 0)} MB/s ({fmt(s['upload_256m']['md5_ratio'])}× dd): the hash "
+           "runs on the writer thread, one core at most.",
            f"- Image transformations: cold renders p50 {fmt(cold['p50_ms'], 1)} ms, p99 {fmt(cold['p99_ms'], 1)} ms "
            f"({cold['renders']} renders, each of an object not rendered before); cached renders (the same object and "
            f"parameters again) p50 {fmt(cached['p50_ms'], 2)} ms, p99 {fmt(cached['p99_ms'], 2)} ms. The gateway "
@@ -661,7 +682,8 @@ def markdown(g):
                 ("1 KiB, user token", last["small_1k"]["gateway_user"]),
                 ("1 KiB, service key", last["small_1k"]["gateway_service"]),
                 ("1 KiB, nginx", last["small_1k"]["nginx"]),
-                ("upload 256 MiB, gateway", last["upload_256m"]["gateway"]["runs"][-1]),
+                ("upload 256 MiB, gateway (md5)", last["upload_256m"]["gateway"]["runs"][-1]),
+                ("upload 256 MiB, gateway (mtime)", last["upload_256m"]["gateway_mtime"]["runs"][-1]),
                 ("upload 256 MiB, dd", last["upload_256m"]["dd"]["runs"][-1])]
         md += [f"- {name}: {cpu_split(run)}" for name, run in rows]
     disk = env["disk"]
@@ -711,7 +733,7 @@ def storage_run(work, results_dir, *settings):
             f"{rate_mb(memory[part]['bytes'], memory[part]['seconds']):.0f} MB/s")
     for r in rounds:
         for pair in r["upload_50m"], r["upload_256m"]:
-            for run in pair["gateway"]["runs"] + pair["dd"]["runs"]:
+            for run in pair["gateway"]["runs"] + pair["gateway_mtime"]["runs"] + pair["dd"]["runs"]:
                 run.pop("status", None)
     raw = {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -719,8 +741,9 @@ def storage_run(work, results_dir, *settings):
         "seconds": int(s["seconds"]),
         "config": (f"wrk -t 2: {s['download_connections']} connections for the 1 and 50 MiB downloads, "
                    f"{s['connections']} for 1 KiB; uploads: curl -T (raw body, x-upsert, a user token under RLS), "
-                   f"{s['upload_repeats_50m']}× 50 MiB and {s['upload_repeats_256m']}× 256 MiB against dd per round, "
-                   f"alternating; {s['renders']} cold renders per round (each a distinct object uploaded before the "
+                   f"{s['upload_repeats_50m']}× 50 MiB and {s['upload_repeats_256m']}× 256 MiB per round, "
+                   "alternating dd, the gateway and a second gateway with STORAGE_FILE_ETAG_ALGORITHM=mtime; "
+                   f"{s['renders']} cold renders per round (each a distinct object uploaded before the "
                    f"rounds), then {s['renders']} of one rendered object; gateway: {s['gateway_env']}"),
         "environment": environment_of(s),
     }

@@ -27,8 +27,10 @@ def a_round(number, scale=1.0, render_ms=(20.0, 22.0, 30.0), user_rps=6000.0):
         "download_50m": {"gateway": wrk(50 * scale, 2600 * scale), "nginx": wrk(50 * scale, 2600 * scale)},
         "small_1k": {"gateway_user": wrk(user_rps * scale, p99=12.0), "gateway_service": wrk(7000 * scale),
                      "nginx": wrk(70000 * scale)},
-        "upload_50m": {"gateway": transfer(400 * scale), "dd": transfer(500 * scale)},
-        "upload_256m": {"gateway": transfer(400 * scale), "dd": transfer(1000 * scale)},
+        "upload_50m": {"gateway_mtime": transfer(400 * scale), "gateway": transfer(250 * scale),
+                       "dd": transfer(500 * scale)},
+        "upload_256m": {"gateway_mtime": transfer(400 * scale), "gateway": transfer(250 * scale),
+                        "dd": transfer(1000 * scale)},
         "render": {"cold_ms": list(render_ms), "cached_ms": [1.0, 1.2, 1.1], "errors": 0, "output_bytes": 10022,
                    "output_kind": "lossless",
                    "vips": {"images": 3, "ms_per_image": 10.0, "output_bytes": 9000, "lossy_ms_per_image": 5.0,
@@ -113,6 +115,9 @@ class TargetsTest(unittest.TestCase):
         self.assertTrue(t["download_50m"]["met"])
         self.assertEqual((round(t["upload_50m"]["value"], 2), t["upload_50m"]["met"]), (0.8, True))
         self.assertEqual((round(t["upload_256m"]["value"], 2), t["upload_256m"]["met"]), (0.4, False))
+        # The default (MD5) ETags are reported beside the target.
+        self.assertEqual(round(summary["upload_50m"]["md5_ratio"], 2), 0.5)
+        self.assertEqual(summary["upload_256m"]["md5_mb_per_s"], 250)
         self.assertEqual((t["small_user"]["value"], t["small_user"]["p99_ms"], t["small_user"]["met"]),
                          (6000, 12.0, True))
         self.assertAlmostEqual(t["small_user"]["ratio_to_peer"], 6000 / 70000)
@@ -135,7 +140,9 @@ class TargetsTest(unittest.TestCase):
         rounds = [a_round(1)]
         rounds[0]["download_50m"]["gateway"]["errors"] = 3
         rounds[0]["upload_50m"]["gateway"]["errors"] = 1
+        rounds[0]["upload_256m"]["gateway_mtime"]["errors"] = 1
         _, t = self.verdicts(rounds)
+        self.assertFalse(t["upload_256m"]["met"])
         self.assertEqual((t["download_50m"]["met"], t["download_50m"]["errors"]), (False, 3))
         self.assertFalse(t["upload_50m"]["met"])
 
@@ -162,8 +169,9 @@ class TargetsTest(unittest.TestCase):
         self.assertIn("| 1 MiB downloads, MB/s / nginx (sendfile on, same files) | ≥ 0.7× | 0.50× (1,500 MB/s) "
                       "| 0.71× | nginx | 3,000 MB/s | 0.50× | **no** |", text)
         self.assertIn("| 2 | 1,500 / 3,000 |", text)
-        self.assertIn("| 50 MiB uploads, MB/s / dd bs=1M conv=fdatasync (same disk) | ≥ 0.6× | 0.80× (400 MB/s) | "
-                      "1.33× | dd | 500 MB/s | 0.80× | yes |", text)
+        self.assertIn("| 50 MiB uploads with mtime ETags, MB/s / dd bs=1M conv=fdatasync (same disk) | ≥ 0.6× "
+                      "| 0.80× (400 MB/s) | 1.33× | dd | 500 MB/s | 0.80× | yes |", text)
+        self.assertIn("50 MiB 250 MB/s (0.50× dd)", text)
         self.assertIn("| ≥ 5000 | 6,000 req/s, p99 12.0 ms | 1.20× |", text)
         self.assertIn("| ≤ 50 | 22.00 ms, p99 29.8 ms | 0.44× | libvips", text)
 
