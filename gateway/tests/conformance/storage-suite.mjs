@@ -63,12 +63,22 @@ function rawRequest(gateway, method, path, { headers = {}, body } = {}) {
   })
 }
 
-/** Every file under `dir` (recursively). */
+/** Every file under `dir` (recursively); one deleted while listing is left out. */
 function filesUnder(dir) {
   if (!existsSync(dir)) return []
   return readdirSync(dir, { recursive: true })
     .map((name) => join(dir, String(name)))
-    .filter((path) => statSync(path).isFile())
+    .filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile())
+}
+
+/** `read()` once it equals `expected`, polling for up to 3 s (replaced versions are deleted after the answer). */
+async function settled(read, expected) {
+  const deadline = Date.now() + 3000
+  for (;;) {
+    const value = await read()
+    if (value === expected || Date.now() > deadline) return value
+    await new Promise((done) => setTimeout(done, 50))
+  }
 }
 
 /**
@@ -222,8 +232,9 @@ export function storageSuite(backend, { setUp = async () => ({}), tearDown = asy
       const update = await files.update('docs/nota.txt', Buffer.from('nota 3'))
       assert.equal(update.error, null)
       assert.equal(await (await files.download('docs/nota.txt')).data.text(), 'nota 3')
-      // Replaced versions leave nothing behind.
-      assert.equal((await storedFiles()).filter((path) => path.startsWith('planes/docs/nota.txt/')).length, 1)
+      // Replaced versions leave nothing behind (deleted just after the answer).
+      const versions = async () => (await storedFiles()).filter((path) => path.startsWith('planes/docs/nota.txt/')).length
+      assert.equal(await settled(versions, 1), 1)
       // A stream body.
       const { Readable } = await import('node:stream')
       const streamed = await files.upload('docs/stream.bin', Readable.from([randomBytes(300_000), randomBytes(200_000)]), { duplex: 'half', contentType: 'application/octet-stream' })

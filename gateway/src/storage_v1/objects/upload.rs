@@ -443,10 +443,11 @@ pub async fn record(
     match outcome {
         Ok((id, previous)) => {
             if let Some(previous) = previous.filter(|previous| previous != version) {
-                state
-                    .backend
-                    .delete(&object_path(&target.bucket, &target.key, &previous))
-                    .await;
+                // Freeing the replaced version's blocks takes the file system a while for
+                // large objects, and the client need not wait for it: nothing points there.
+                let backend = state.backend.clone();
+                let stale = object_path(&target.bucket, &target.key, &previous);
+                tokio::spawn(async move { backend.delete(&stale).await });
             }
             Ok(Stored { id })
         }
