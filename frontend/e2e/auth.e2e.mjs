@@ -8,7 +8,7 @@ import { PASSWORD, createUser, latestMail, stack, uniqueEmail } from './stack.mj
 
 useBrowser()
 
-test('sign up → confirmation mail → link → /dashboard', async () => {
+test('sign up → confirmation mail → link → /onboarding', async () => {
   await withPage(DESKTOP, async ({ page, problems }) => {
     const email = uniqueEmail('nueva')
     await page.goto(`${stack().url}/auth`)
@@ -31,8 +31,13 @@ test('sign up → confirmation mail → link → /dashboard', async () => {
     const mail = await latestMail(email)
     assert.equal(mail.subject, 'Confirma tu correo en Cielo')
     await page.goto(mail.links[0])
-    await waitForPath(page, '/dashboard')
+    // A new teacher is taken to onboarding (onboarding.e2e.mjs goes through it); Inicio is
+    // one click away and tells her what is left.
+    await waitForPath(page, '/onboarding')
+    await page.getByRole('heading', { level: 1, name: 'Cuéntanos de ti' }).waitFor()
+    await page.goto(`${stack().url}/dashboard`)
     await page.getByRole('heading', { level: 1, name: /^Hola, nueva-/ }).waitFor()
+    await page.getByTestId('onboarding-banner').getByText('Completa tu perfil y crea tu primer curso').waitFor()
     await page.getByText('Aún no tienes cursos').waitFor()
     assert.equal(await page.getByTestId('sidebar-school').textContent(), 'Colegio Cielo')
     await screenshot(page, 'dashboard-desktop')

@@ -68,6 +68,35 @@ export async function grantRole(userId, role) {
   await insertRows('user_roles', [{ user_id: userId, role }])
 }
 
+/** auth/v1's session for an e-mail account (the password grant). */
+export async function passwordSession({ email, password = PASSWORD }) {
+  return call('/auth/v1/token?grant_type=password', { method: 'POST', body: { email, password }, key: stack().anonKey })
+}
+
+/** An anonymous visitor's session (the public trial's), if the stack allows anonymous sign-ins. */
+export async function anonymousSession() {
+  return call('/auth/v1/signup', { method: 'POST', body: {}, key: stack().anonKey })
+}
+
+/**
+ * A rest/v1 request as the user of `session`, with RLS: the raw answer (status and body), so
+ * the test can assert on refusals too.
+ */
+export async function asUser(session, path, { method = 'GET', body, headers = {} } = {}) {
+  const response = await fetch(`${stack().url}${path}`, {
+    method,
+    headers: {
+      apikey: stack().anonKey,
+      Authorization: `Bearer ${session.access_token}`,
+      'Content-Type': 'application/json',
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : null }
+}
+
 /** A phone + password account: signed in at once, with no e-mail confirmed. */
 export async function phoneSession() {
   const phone = `+569${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`

@@ -19,6 +19,7 @@ const ConfirmEmail = lazy(() => import('./routes/public/confirm-email'))
 const InfoPage = lazy(() => import('./routes/public/info-page'))
 const PlanTrial = lazy(() => import('./routes/public/plan-trial'))
 const Status = lazy(() => import('./routes/public/status'))
+const Onboarding = lazy(() => import('./routes/public/onboarding'))
 const AppLayout = lazy(() => import('./layouts/app-layout').then((module) => ({ default: module.AppLayout })))
 const Dashboard = lazy(() => import('./routes/app/dashboard'))
 const Profile = lazy(() => import('./routes/app/profile'))
@@ -72,7 +73,7 @@ export const routes: RouteObject[] = [
       { path: paths.privacy, element: <InfoPage page="privacy" /> },
       { path: paths.mineduc, element: <InfoPage page="mineduc" /> },
       { path: paths.pricing, element: <InfoPage page="pricing" /> },
-      { path: paths.onboarding, element: <InfoPage page="onboarding" /> },
+      { path: paths.onboarding, element: <Onboarding /> },
       { path: paths.zonesSandbox, element: <InfoPage page="zonesSandbox" /> },
       { path: paths.documentPlanner, element: <InfoPage page="documentPlanner" /> },
       { path: paths.status, element: <Status /> },

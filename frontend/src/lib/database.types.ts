@@ -1370,6 +1370,26 @@ export type Database = {
         }
         Returns: number
       }
+      search_schools: {
+        Args: {
+          query: string
+          max_rows?: number
+        }
+        Returns: {
+          NOM_RBD: string
+          RBD: number
+          comuna: string
+          comuna_code: number
+          dependencia: string
+          dgv_rbd: string
+          estado: string
+          latitude: number | null
+          longitude: number | null
+          provincia: string
+          provincia_code: number
+          region_code: number
+        }[]
+      }
       set_phone: {
         Args: {
           phone: string

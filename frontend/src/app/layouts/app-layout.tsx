@@ -19,12 +19,18 @@ import {
 import { SkeletonBars } from '@/components/ui/skeleton'
 import { Tooltip } from '@/components/ui/tooltip'
 import { paths } from '@/config/paths'
-import { TourRestartButton } from '@/features/tour'
+import { StarNotices } from '@/features/demo-stars'
+import { TourProvider, TourRestartButton } from '@/features/tour'
 
 export function AppLayout() {
   return (
     <SidebarProvider>
-      <Shell />
+      <TourProvider>
+        <Shell />
+      </TourProvider>
+      <Suspense fallback={null}>
+        <StarNotices />
+      </Suspense>
     </SidebarProvider>
   )
 }

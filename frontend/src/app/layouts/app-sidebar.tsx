@@ -30,6 +30,13 @@ const itemClass = (collapsed: boolean) => ({ isActive }: { isActive: boolean }) 
     isActive ? 'bg-brand-soft text-brand-strong' : 'text-ink-muted hover:bg-surface-muted hover:text-ink',
   )
 
+/** The menu items the guided tours point at. */
+const NAV_TOUR_NAMES: Partial<Record<string, string>> = {
+  [paths.schedule]: 'nav-schedule',
+  [paths.drafts]: 'nav-drafts',
+  [paths.sequential]: 'nav-sequential',
+}
+
 export function AppSidebar({ collapsed, onNavigate }: AppSidebarProps) {
   const { user, signOut } = useAuth()
   const isAdmin = useIsAdmin().data === true
@@ -51,6 +58,7 @@ export function AppSidebar({ collapsed, onNavigate }: AppSidebarProps) {
             end
             className={itemClass(collapsed)}
             onClick={onNavigate}
+            data-tour={NAV_TOUR_NAMES[item.to]}
             aria-label={collapsed ? (showBadge ? `${item.label}, ${badgeLabel}` : item.label) : undefined}
           >
             <span className="relative inline-flex">
@@ -91,7 +99,7 @@ export function AppSidebar({ collapsed, onNavigate }: AppSidebarProps) {
         {collapsed ? <CieloMark /> : null}
       </div>
 
-      <nav aria-label="Principal" className="flex-1 overflow-y-auto px-3 py-2">
+      <nav aria-label="Principal" className="flex-1 overflow-y-auto px-3 py-2" data-tour="sidebar-nav">
         {groups.map((group) => (
           <section key={group.label} aria-labelledby={`nav-group-${group.label}`} className="mb-4">
             <h2
@@ -114,6 +122,7 @@ export function AppSidebar({ collapsed, onNavigate }: AppSidebarProps) {
             onClick={onNavigate}
             className={itemClass(collapsed)}
             data-testid="sidebar-profile"
+            data-tour="sidebar-profile"
             aria-label={collapsed ? `Mi perfil: ${firstName}` : undefined}
           >
             <span

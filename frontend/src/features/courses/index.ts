@@ -5,17 +5,13 @@ export {
   useCourseLabels,
   useCourses,
   useCoveredObjectives,
-  useCreateCourse,
   useCurriculum,
-  useDeleteCourse,
   useObjectiveCount,
-  useSchoolSearch,
-  useUpdateCourse,
   type Course,
   type CourseLabel,
-  type SchoolOption,
   type Curriculum,
 } from './api/courses'
+export { useCreateCourse, useDeleteCourse, useUpdateCourse } from './api/course-changes'
 export {
   COURSE_COLORS,
   courseCapNotice,

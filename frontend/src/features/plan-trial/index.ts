@@ -1,2 +1,2 @@
 /** The public trial: a visitor generates a plan without an account and keeps it by signing up. */
-export { PlanTrial } from './components/plan-trial'
+export { KeepIt, PlanTrial } from './components/plan-trial'

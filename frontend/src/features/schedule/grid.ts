@@ -8,6 +8,11 @@ import type { Json } from '@/lib/database.types'
 
 /** Minutes in a pedagogical hour. */
 export const PEDAGOGICAL_HOUR = 45
+
+/** Ids of blocks that are only an example (Horario's tour): never saved, never edited. */
+export const EXAMPLE_PREFIX = 'ejemplo-'
+
+export const isExample = (id: string | undefined) => Boolean(id?.startsWith(EXAMPLE_PREFIX))
 /** Earliest start and latest end the database accepts. */
 export const EARLIEST_START = 7 * 60
 export const LATEST_END = 23 * 60

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router'
 import { Tooltip } from '@/components/ui/tooltip'
 import { useAuth } from '@/lib/auth/auth-provider'
 import { notify } from '@/lib/notify'
-import { hasTour, restartTour } from './tour-progress'
+import { hasTour } from './tour-pages'
 
 /** Top-right button that starts the current page's guided tour again. */
 export function TourRestartButton() {
@@ -13,8 +13,8 @@ export function TourRestartButton() {
   const onClick = () => {
     if (!user) return
     if (hasTour(pathname)) {
-      restartTour(user.id, pathname)
-      notify.info('Recorrido reiniciado', 'El recorrido guiado de esta página comienza de nuevo.')
+      // The tour code loads on the first restart: most clicks happen once in a while.
+      void import('./tour-progress').then(({ restartTour }) => restartTour(user.id, pathname))
     } else {
       notify.info('Sin recorrido guiado', 'Esta página aún no tiene un recorrido guiado.')
     }
@@ -27,6 +27,7 @@ export function TourRestartButton() {
         onClick={onClick}
         aria-label="Reiniciar recorrido"
         data-testid="tour-restart"
+        data-tour="tour-restart"
         className="inline-flex size-11 items-center justify-center rounded-lg text-ink-muted hover:bg-surface-muted hover:text-ink focus-visible:outline-2 focus-visible:outline-brand"
       >
         <RotateCcw aria-hidden="true" className="size-5" />

@@ -6,7 +6,7 @@
  * ticked off as she does it.
  */
 import { BookOpen, CalendarDays, CheckCircle2, Circle, FilePlus2, FileText, Plus } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { Suspense, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { buttonClass } from '@/components/ui/button'
 import { PageHeader } from '@/components/ui/page-header'
@@ -14,9 +14,10 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'
 import { StatusBadge, useClassSessions, useNearestClassDays, weekRange, type ClassSession } from '@/features/calendar'
 import { useCourseLabels, type CourseLabel } from '@/features/courses'
-import { StarsWidget, useDemoStars } from '@/features/demo-stars'
+import { StarsPanel, useDemoStars } from '@/features/demo-stars'
 import { useRecentDrafts } from '@/features/drafts'
-import { displayFirstName, useProfile } from '@/features/profile'
+import { useOnboardingStatus } from '@/features/onboarding'
+import { displayFirstName, isProfileComplete, useProfile } from '@/features/profile'
 import { useScheduleBlocks } from '@/features/schedule'
 import { useAuth } from '@/lib/auth/auth-provider'
 import { cn } from '@/lib/cn'
@@ -41,14 +42,16 @@ export default function DashboardRoute() {
     <div data-testid="dashboard">
       <PageHeader title={`Hola, ${name}`} description={longToday.charAt(0).toLocaleUpperCase('es-CL') + longToday.slice(1)}>
         <div className="flex flex-wrap gap-2">
-          <Link to={paths.plannerCreate} className={buttonClass('primary')} data-testid="quick-new-plan">
+          <Link to={paths.plannerCreate} className={buttonClass('primary')} data-testid="quick-new-plan" data-tour="quick-new-plan">
             <FilePlus2 aria-hidden="true" className="size-4" /> Nueva planificación
           </Link>
-          <Link to={paths.courses} className={buttonClass('secondary')} data-testid="quick-new-course">
+          <Link to={paths.courses} className={buttonClass('secondary')} data-testid="quick-new-course" data-tour="quick-new-course">
             <Plus aria-hidden="true" className="size-4" /> Nuevo curso
           </Link>
         </div>
       </PageHeader>
+      <OnboardingBanner />
+      <div data-tour="dashboard-main">
       {loading ? (
         <Skeleton className="h-64 w-full" />
       ) : failed || !courses.labels || !nearest.data ? (
@@ -65,7 +68,33 @@ export default function DashboardRoute() {
           <DemoStars />
         </div>
       )}
+      </div>
     </div>
+  )
+}
+
+/** For a teacher not yet onboarded: where to finish setting up her account. */
+function OnboardingBanner() {
+  const status = useOnboardingStatus()
+  if (status.loading || status.onboarded) return null
+  const profileDone = isProfileComplete(status.profile)
+  return (
+    <section
+      className="mb-6 flex flex-col gap-3 rounded-card border border-brand bg-brand-soft p-4 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="onboarding-banner"
+    >
+      <div>
+        <h2 className="font-semibold text-ink">Termina de configurar tu cuenta</h2>
+        <p className="text-sm text-ink">
+          {profileDone
+            ? 'Solo falta tu primer curso: con él armas tu horario y planificas tus clases.'
+            : 'Completa tu perfil y crea tu primer curso: toma un par de minutos.'}
+        </p>
+      </div>
+      <Link to={paths.onboarding} className={buttonClass('primary')}>
+        {profileDone ? 'Crear mi primer curso' : 'Completar mi perfil'}
+      </Link>
+    </section>
   )
 }
 
@@ -227,7 +256,9 @@ function DemoStars() {
   const demo = useDemoStars()
   return demo.data?.isDemoUser ? (
     <div className="self-start" data-testid="dashboard-stars">
-      <StarsWidget collapsed={false} />
+      <Suspense fallback={null}>
+        <StarsPanel collapsed={false} />
+      </Suspense>
     </div>
   ) : null
 }

@@ -36,11 +36,12 @@ export default function PlannerRoute() {
     <div data-testid="planner-page">
       <PageHeader title="Plan. Simple" description="Tus planificaciones de clase: inicio, desarrollo y cierre, con los OA de tu curso.">
         <div>
-          <Link to={paths.plannerCreate} className={buttonClass('primary')} data-testid="new-plan">
+          <Link to={paths.plannerCreate} className={buttonClass('primary')} data-testid="new-plan" data-tour="new-plan">
             <FilePlus2 aria-hidden="true" className="size-4" /> Nueva planificación
           </Link>
         </div>
       </PageHeader>
+      <div data-tour="plan-list">
       {plans.isPending || courses.isPending ? (
         <Skeleton className="h-64 w-full" />
       ) : plans.isError || courses.isError ? (
@@ -96,6 +97,7 @@ export default function PlannerRoute() {
           </ul>
         </>
       )}
+      </div>
       {deleting ? (
         <ConfirmDialog
           title={`¿Eliminar «${deleting.title}»?`}

@@ -14,6 +14,8 @@ import { PageHeader } from '@/components/ui/page-header'
 import { Skeleton } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'
 import { useCourseLabels, type CourseLabel } from '@/features/courses'
+import { useTourRunning } from '@/features/tour'
+import { EXAMPLE_LABELS, exampleBlocks } from './schedule-example'
 import { displayFullName, useProfile } from '@/features/profile'
 import {
   WEEKDAYS,
@@ -29,6 +31,7 @@ import {
   PrintWeek,
   WeekGrid,
   describePlace,
+  isExample,
   type BlockEditing,
   type ScheduleBlock,
 } from '@/features/schedule'
@@ -59,6 +62,8 @@ export default function ScheduleRoute() {
   const [dayOpen, setDayOpen] = useState(false)
   const [saveError, setSaveError] = useState<string | null>(null)
   const [status, setStatus] = useState('')
+  // While the page's tour runs, an example week fills the free hours; it is never saved.
+  const touring = useTourRunning(paths.schedule)
 
   if (blocks.isPending || day.isPending || courses.isPending) return <Skeleton className="h-96 w-full" />
   if (blocks.isError || day.isError || courses.isError || !courses.labels) {
@@ -68,8 +73,10 @@ export default function ScheduleRoute() {
       </p>
     )
   }
-  const labels = courses.labels
   const shape = day.data
+  const examples = touring ? exampleBlocks(shape, blocks.data) : []
+  const labels = touring ? new Map([...courses.labels, ...EXAMPLE_LABELS.map((label) => [label.id, label] as const)]) : courses.labels
+  const shownBlocks = examples.length > 0 ? [...blocks.data, ...examples] : blocks.data
   const days = wide ? [...WEEKDAYS] : [phoneDay]
 
   const announce = (message: string) => {
@@ -89,10 +96,10 @@ export default function ScheduleRoute() {
           description="Tu semana de clases. Haz clic en una hora libre (o arrastra sobre varias) para crear un bloque; arrastra un bloque para moverlo o su borde inferior para cambiar su duración."
         >
           <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" onClick={() => setDayOpen(true)} data-testid="edit-day">
+            <Button variant="secondary" onClick={() => setDayOpen(true)} data-testid="edit-day" data-tour="edit-day">
               <Settings2 aria-hidden="true" className="size-4" /> Configurar jornada
             </Button>
-            <Button variant="secondary" onClick={() => window.print()} disabled={blocks.data.length === 0} data-testid="print-schedule">
+            <Button variant="secondary" onClick={() => window.print()} disabled={blocks.data.length === 0} data-testid="print-schedule" data-tour="print-schedule">
               <Printer aria-hidden="true" className="size-4" /> Imprimir
             </Button>
             <Link to={paths.calendar} className={buttonClass('ghost')}>
@@ -101,7 +108,7 @@ export default function ScheduleRoute() {
           </div>
         </PageHeader>
 
-        {labels.size === 0 ? (
+        {courses.labels.size === 0 && !touring ? (
           <EmptyState
             icon={CalendarDays}
             title="Primero crea tus cursos"
@@ -113,7 +120,7 @@ export default function ScheduleRoute() {
           </EmptyState>
         ) : (
           <>
-            <WeeklyHours blocks={blocks.data} labels={labels} />
+            <WeeklyHours blocks={shownBlocks} labels={labels} />
             {!wide ? (
               <div role="tablist" aria-label="Día de la semana" className="mb-3 grid grid-cols-5 gap-1">
                 {WEEKDAYS.map((weekday) => (
@@ -135,13 +142,14 @@ export default function ScheduleRoute() {
             ) : null}
             <WeekGrid
               shape={shape}
-              blocks={blocks.data}
+              blocks={shownBlocks}
               labels={labels}
               days={days}
               onCreate={(place) => openEditor({ mode: 'create', place })}
-              onOpen={(block) => openEditor({ mode: 'edit', block })}
+              onOpen={(block) => (isExample(block.id) ? undefined : openEditor({ mode: 'edit', block }))}
               onAnnounce={announce}
               onMove={(block, place) => {
+                if (isExample(block.id)) return
                 if (!wide) setPhoneDay(place.weekday)
                 setStatus(`${labels.get(block.courseId)?.name ?? 'Bloque'}: ${describePlace(place)}.`)
                 update.mutate(
@@ -157,7 +165,7 @@ export default function ScheduleRoute() {
         )}
       </div>
 
-      <PrintTitle blocks={blocks.data} labels={labels} shape={shape} />
+      <PrintTitle blocks={blocks.data} labels={courses.labels} shape={shape} />
 
       <Suspense fallback={null}>
         {editing ? (
@@ -165,7 +173,7 @@ export default function ScheduleRoute() {
             editing={editing}
             shape={shape}
             blocks={blocks.data}
-            labels={labels}
+            labels={courses.labels}
             saving={create.isPending || update.isPending}
             saveError={saveError}
             onClose={() => setEditing(null)}
@@ -230,7 +238,7 @@ function WeeklyHours({ blocks, labels }: { blocks: ScheduleBlock[]; labels: Map<
   for (const block of blocks) hours.set(block.courseId, (hours.get(block.courseId) ?? 0) + block.hours)
   const total = [...hours.values()].reduce((sum, value) => sum + value, 0)
   return (
-    <section aria-label="Horas semanales por curso" className="mb-4 flex flex-wrap items-center gap-2 text-sm" data-testid="weekly-hours">
+    <section aria-label="Horas semanales por curso" className="mb-4 flex flex-wrap items-center gap-2 text-sm" data-testid="weekly-hours" data-tour="weekly-hours">
       {[...labels.values()].map((label) => (
         <span key={label.id} className="inline-flex items-center gap-2 rounded-full border border-line bg-surface px-3 py-1">
           <span aria-hidden="true" className="size-3 rounded-full" style={{ backgroundColor: label.color }} />

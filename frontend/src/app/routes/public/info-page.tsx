@@ -19,7 +19,6 @@ export type InfoPageName =
   | 'privacy'
   | 'mineduc'
   | 'pricing'
-  | 'onboarding'
   | 'zonesSandbox'
   | 'documentPlanner'
 
@@ -32,7 +31,6 @@ const PAGES: Record<InfoPageName, { title: string; description: string }> = {
   privacy: { title: 'Política de privacidad', description: 'Cómo cuidamos tus datos personales.' },
   mineduc: { title: 'Mineduc', description: 'Información relacionada con el Ministerio de Educación.' },
   pricing: { title: 'Precios', description: 'Planes de Cielo para docentes y establecimientos.' },
-  onboarding: { title: 'Configura tu cuenta', description: 'Completa tu perfil y crea tu primer curso para comenzar.' },
   zonesSandbox: { title: 'Sandbox de zonas', description: 'Espacio de pruebas para el editor de zonas de planificación (desarrollo).' },
   documentPlanner: { title: 'Planificador de documentos', description: 'Espacio de pruebas del planificador de documentos (desarrollo).' },
 }

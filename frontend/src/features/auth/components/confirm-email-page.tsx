@@ -1,7 +1,7 @@
 /**
  * /confirm-email: asks the user to open the confirmation mail, resends it, and moves on to
- * the dashboard by itself once the session has a confirmed e-mail (the mailed link lands
- * here, or another tab confirms).
+ * onboarding by itself once the session has a confirmed e-mail (the mailed link lands here,
+ * or another tab confirms); a teacher already onboarded goes on from there to the dashboard.
  */
 import { MailCheck } from 'lucide-react'
 import { useState } from 'react'
@@ -32,7 +32,7 @@ export function ConfirmEmailPage() {
   if (loading) return <SkeletonBars label="Verificando tu sesión…" />
   if (user && emailConfirmed) {
     forgetPendingEmail()
-    return <Navigate to={paths.dashboard} replace />
+    return <Navigate to={paths.onboarding} replace />
   }
 
   const resend = async () => {

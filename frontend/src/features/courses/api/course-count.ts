@@ -26,7 +26,8 @@ export const courseCountQueryOptions = (supabase: CieloClient, teacherId: string
   queryOptions({
     queryKey: courseKeys.count(teacherId),
     queryFn: () => fetchCourseCount(supabase, teacherId),
-    meta: { action: 'cargar la lista de cursos' },
+    // The onboarding check: a failure is logged and counts as no course (spec section 8),
+    // without a toast of its own.
   })
 
 export function useCourseCount() {

@@ -4,12 +4,12 @@
  * delete mutations. Edits and deletions show at once (optimistic) and are put back if the
  * database refuses them; every change invalidates the courses' queries.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
 import type { CieloClient } from '@/lib/supabase'
 import { useSupabase } from '@/lib/supabase-provider'
-import { groupName, type CourseDraft } from '@/features/courses/course-form'
+import { groupName } from '@/features/courses/course-form'
 import { courseKeys } from './course-count'
 
 export type Course = Tables<'courses'>
@@ -119,100 +119,6 @@ export function useCoveredObjectives() {
       }
       return new Map([...covered].map(([course, objectives]) => [course, objectives.size]))
     },
-  })
-}
-
-function useCourseCache() {
-  const queryClient = useQueryClient()
-  const { user } = useAuth()
-  const key = [...courseKeys.all, 'list', user?.id ?? ''] as const
-  return {
-    key,
-    queryClient,
-    /** Applies `change` to the cached list at once; returns how to put it back. */
-    async optimistic(change: (courses: Course[]) => Course[]) {
-      await queryClient.cancelQueries({ queryKey: key })
-      const previous = queryClient.getQueryData<Course[]>(key)
-      if (previous) queryClient.setQueryData<Course[]>(key, change(previous))
-      return () => queryClient.setQueryData(key, previous)
-    },
-    // A course's blocks and classes go with it (ON DELETE CASCADE), and its colour is theirs.
-    settle: () =>
-      queryClient.invalidateQueries({
-        predicate: (query) => ['courses', 'schedule', 'calendar'].includes(String(query.queryKey[0])),
-      }),
-  }
-}
-
-export function useCreateCourse() {
-  const supabase = useSupabase()
-  const cache = useCourseCache()
-  return useMutation({
-    mutationFn: async (draft: CourseDraft) => {
-      const { data, error } = await supabase.from('courses').insert(draft).select().single()
-      if (error) throw error
-      return data
-    },
-    onSettled: cache.settle,
-  })
-}
-
-export function useUpdateCourse() {
-  const supabase = useSupabase()
-  const cache = useCourseCache()
-  return useMutation({
-    mutationFn: async ({ id, draft }: { id: string; draft: CourseDraft }) => {
-      const { data, error } = await supabase.from('courses').update(draft).eq('id', id).select().single()
-      if (error) throw error
-      return data
-    },
-    onMutate: ({ id, draft }) =>
-      cache.optimistic((courses) => courses.map((course) => (course.id === id ? { ...course, ...draft } : course))),
-    onError: (_error, _variables, restore) => restore?.(),
-    onSettled: cache.settle,
-  })
-}
-
-export function useDeleteCourse() {
-  const supabase = useSupabase()
-  const cache = useCourseCache()
-  return useMutation({
-    mutationFn: async (id: string) => {
-      const { error } = await supabase.from('courses').delete().eq('id', id)
-      if (error) throw error
-    },
-    onMutate: (id) => cache.optimistic((courses) => courses.filter((course) => course.id !== id)),
-    onError: (_error, _variables, restore) => restore?.(),
-    onSettled: cache.settle,
-  })
-}
-
-export type SchoolOption = Pick<Tables<'schools'>, 'RBD' | 'NOM_RBD' | 'comuna'>
-
-/** Schools of the directory by name, comuna or RBD (at most 8), for choosing a course's school. */
-export function useSchoolSearch(term: string) {
-  const supabase = useSupabase()
-  const query = term.trim()
-  return useQuery({
-    queryKey: ['schools', 'search', query] as const,
-    queryFn: async (): Promise<SchoolOption[]> => {
-      const columns = 'RBD, NOM_RBD, comuna'
-      const words = query.replace(/[,()*]/g, ' ')
-      const request = /^\d+$/.test(query)
-        ? supabase.from('schools').select(columns).eq('RBD', Number(query))
-        : supabase
-            .from('schools')
-            .select(columns)
-            // PostgREST's or-filter: commas and parentheses would end the value.
-            .or(`NOM_RBD.ilike.*${words}*,comuna.ilike.*${words}*`)
-            .eq('estado', 'Vigente')
-            .order('NOM_RBD')
-      const { data, error } = await request.limit(8)
-      if (error) throw error
-      return data
-    },
-    enabled: query.length >= 3,
-    staleTime: Infinity,
   })
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { consumeStars, deriveDemoStars, generationBlock, usageLevel } from './demo-stars'
+import { deriveDemoStars, usageLevel } from './demo-stars'
+import { consumeStars, generationBlock } from './star-use'
 
 const row = { user_id: 'u', total_stars: 100, used_stars: 40, demo_end_date: '2025-12-31', max_courses: 3, is_active: true }
 

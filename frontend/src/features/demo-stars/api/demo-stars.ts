@@ -2,7 +2,7 @@
  * Demo 2025 (Estrellas Cielo): the user's `demo_users_2025` row (filter user_id), polled
  * every 30 s and stale after 10 s, and what the widget derives from it (spec sections 3–5).
  */
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useSupabase } from '@/lib/supabase-provider'
 import { useAuth } from '@/lib/auth/auth-provider'
 import type { Tables } from '@/lib/database.types'
@@ -52,7 +52,8 @@ export function deriveDemoStars(row: DemoUserRow | null, today: string = chileTo
     totalStars: row.total_stars,
     usedStars: used,
     remainingStars: row.total_stars - used,
-    usagePercentage: row.total_stars > 0 ? Math.round((used / row.total_stars) * 100) : 100,
+    // Exact: 79.9 % is below the 80 % notice, whatever a rounded figure would say.
+    usagePercentage: row.total_stars > 0 ? (used / row.total_stars) * 100 : 100,
     demoEndDate: row.demo_end_date,
     maxCourses: row.max_courses,
     isActive: row.is_active,
@@ -89,38 +90,4 @@ export function useDemoStars() {
   const supabase = useSupabase()
   const { user } = useAuth()
   return useQuery({ ...demoStarsQueryOptions(supabase, user?.id ?? ''), enabled: Boolean(user) })
-}
-
-/**
- * Why a demo user cannot generate with AI now (spec section 5), or null: no stars left, or the
- * demo over or inactive. Users outside the demo are never stopped here (the server's
- * allowance answers for them).
- */
-export function generationBlock(stars: DemoStars | undefined): string | null {
-  if (!stars?.isDemoUser) return null
-  if (stars.isExpired || !stars.isActive)
-    return 'Tu demo terminó: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'
-  if (stars.remainingStars <= 0)
-    return '❌ Estrellas Cielo agotadas: no se puede generar más contenido con IA hasta que se renueve el periodo de demo.'
-  return null
-}
-
-/** The row after `charged` stars were spent here: used stars never above the total. */
-export function consumeStars(row: DemoUserRow | null | undefined, charged: number): DemoUserRow | null | undefined {
-  return row ? { ...row, used_stars: Math.min(row.total_stars, row.used_stars + Math.max(0, charged)) } : row
-}
-
-/**
- * After an AI call: the stars it charged added to the cached row at once (capped at the total),
- * then the server's value fetched, which is the one that stays.
- */
-export function useRecordStarUse() {
-  const queryClient = useQueryClient()
-  const { user } = useAuth()
-  return (charged: number) => {
-    if (!user) return
-    const key = demoStarsKeys.detail(user.id)
-    queryClient.setQueryData<DemoUserRow | null | undefined>(key, (row) => consumeStars(row, charged))
-    void queryClient.invalidateQueries({ queryKey: key })
-  }
 }

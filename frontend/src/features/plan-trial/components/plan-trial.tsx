@@ -283,7 +283,12 @@ function TrialForm({ onSaved, initial, keep }: TrialFormProps) {
 }
 
 /** Turning the visitor into a teacher with an account: same user, so the draft stays hers. */
-function KeepIt({ draftId }: { draftId: string }) {
+/**
+ * Keeping the tried plan: the anonymous visitor becomes a permanent user (`updateUser` with
+ * e-mail and password), so the draft stays hers. `after` is where she goes once she has an
+ * account (the mailed link too).
+ */
+export function KeepIt({ draftId, after = paths.drafts }: { draftId: string; after?: string }) {
   const supabase = useSupabase()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -300,13 +305,13 @@ function KeepIt({ draftId }: { draftId: string }) {
     setError(null)
     const { data, error: refused } = await supabase.auth.updateUser(
       { email: email.trim(), password },
-      { emailRedirectTo: `${window.location.origin}${paths.drafts}` },
+      { emailRedirectTo: `${window.location.origin}${after}` },
     )
     setSaving(false)
     if (refused) return setError(authErrorMessage(refused))
     // Same user: the draft is already in her account; the browser copy is not needed.
     forgetTrial()
-    if (data.user && !data.user.is_anonymous) window.location.assign(paths.drafts)
+    if (data.user && !data.user.is_anonymous) window.location.assign(after)
     else setSentTo(email.trim())
   }
 

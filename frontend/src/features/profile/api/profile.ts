@@ -10,10 +10,10 @@ import type { CieloClient } from '@/lib/supabase'
 
 export type Profile = Pick<
   Tables<'profiles'>,
-  'user_id' | 'first_name' | 'last_name' | 'how_found_us' | 'school_rbd' | 'is_complete'
+  'user_id' | 'first_name' | 'last_name' | 'how_found_us' | 'school_rbd' | 'is_complete' | 'encrypted_phone'
 >
 
-export type School = Pick<Tables<'schools'>, 'RBD' | 'NOM_RBD'>
+export type School = Pick<Tables<'schools'>, 'RBD' | 'NOM_RBD' | 'comuna'>
 
 export const FALLBACK_SCHOOL_NAME = 'Colegio Cielo'
 
@@ -21,12 +21,13 @@ export const profileKeys = {
   all: ['profile'] as const,
   detail: (userId: string) => [...profileKeys.all, userId] as const,
   school: (rbd: number) => ['school', rbd] as const,
+  phone: (userId: string, encrypted: string) => ['phone', userId, encrypted] as const,
 }
 
 export async function fetchProfile(supabase: CieloClient, userId: string): Promise<Profile | null> {
   const { data, error } = await supabase
     .from('profiles')
-    .select('user_id, first_name, last_name, how_found_us, school_rbd, is_complete')
+    .select('user_id, first_name, last_name, how_found_us, school_rbd, is_complete, encrypted_phone')
     .eq('user_id', userId)
     .maybeSingle()
   if (error) throw error
@@ -34,7 +35,7 @@ export async function fetchProfile(supabase: CieloClient, userId: string): Promi
 }
 
 export async function fetchSchool(supabase: CieloClient, rbd: number): Promise<School | null> {
-  const { data, error } = await supabase.from('schools').select('RBD, NOM_RBD').eq('RBD', rbd).maybeSingle()
+  const { data, error } = await supabase.from('schools').select('RBD, NOM_RBD, comuna').eq('RBD', rbd).maybeSingle()
   if (error) throw error
   return data
 }
@@ -88,4 +89,11 @@ export function displayFirstName(profile: Pick<Profile, 'first_name'> | null | u
 export function displayFullName(profile: Pick<Profile, 'first_name' | 'last_name'> | null | undefined, email?: string): string {
   const full = [profile?.first_name, profile?.last_name].filter(Boolean).join(' ').trim()
   return full || displayFirstName(profile, email)
+}
+
+/** Complete as the spec says (section 4): first_name, last_name and how_found_us present. */
+export function isProfileComplete(
+  profile: { first_name?: string | null; last_name?: string | null; how_found_us?: string | null } | null | undefined,
+): boolean {
+  return Boolean(profile?.first_name?.trim() && profile.last_name?.trim() && profile.how_found_us?.trim())
 }

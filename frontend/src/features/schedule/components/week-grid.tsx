@@ -19,6 +19,7 @@ import {
   findConflict,
   formatTime,
   hoursUntilBreak,
+  isExample,
   moveBlock,
   visibleRange,
   type DayShape,
@@ -293,7 +294,7 @@ export function WeekGrid({ shape, blocks, labels, days, onCreate, onOpen, onMove
   const selecting = gesture?.kind === 'select' ? gesture : null
 
   return (
-    <div className="rounded-card border border-line bg-surface shadow-card" data-testid="week-grid">
+    <div className="rounded-card border border-line bg-surface shadow-card" data-testid="week-grid" data-tour="week-grid">
       <div className="grid grid-cols-[4.25rem_1fr] border-b border-line">
         <div />
         <div className="grid" style={{ gridTemplateColumns: `repeat(${days.length}, minmax(0, 1fr))` }}>
@@ -410,6 +411,8 @@ export function WeekGrid({ shape, blocks, labels, days, onCreate, onOpen, onMove
                   aria-label={`${name}, ${describePlace(block)}${block.room ? `, sala ${block.room}` : ''}. Flechas para mover; Mayúscula y flechas arriba o abajo para cambiar la duración; Enter para editar.`}
                   aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight Shift+ArrowUp Shift+ArrowDown Enter"
                   data-testid="schedule-block"
+                  data-tour="schedule-block"
+                  data-example={isExample(block.id) ? true : undefined}
                   data-course={name}
                   data-place={describePlace(block)}
                   onPointerDown={(event) => startCarry(event, block, 'move')}

@@ -1,0 +1,5 @@
+import { OnboardingPage } from '@/features/onboarding'
+
+export default function OnboardingRoute() {
+  return <OnboardingPage />
+}
