@@ -27,6 +27,8 @@ test('skip, finish and restart persist across reloads, and a restart reaches a s
     await signIn(page, teacher, { tours: true })
     await counter(page, '1 de 7')
     assert.equal(await step(page).getByRole('heading').textContent(), '¡Te damos la bienvenida a Cielo!')
+    // The way on has the focus: Enter moves along.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'tour-next')
 
     // Next and previous, bounded; the step is kept across a reload.
     await page.getByTestId('tour-next').click()

@@ -103,6 +103,11 @@ export function TourPopover({ page, progress, next, previous, skip, finish }: To
           data-step={index + 1}
           data-step-id={step.id}
           data-placement={placement.side}
+          // The way on, not the close button, has the focus first: Enter moves along.
+          onOpenAutoFocus={(event) => {
+            event.preventDefault()
+            cardRef.current?.querySelector<HTMLElement>('[data-primary]')?.focus()
+          }}
           onPointerDownOutside={(event) => event.preventDefault()}
           onInteractOutside={(event) => event.preventDefault()}
           className="fixed z-[61] w-[min(20rem,calc(100vw-1.5rem))] rounded-card border border-line bg-surface p-4 shadow-card focus:outline-none"
@@ -129,15 +134,15 @@ export function TourPopover({ page, progress, next, previous, skip, finish }: To
                 </Button>
               ) : null}
               {last ? (
-                <Button className="min-h-9 px-3" onClick={finish} data-testid="tour-finish">
+                <Button className="min-h-9 px-3" onClick={finish} data-testid="tour-finish" data-primary>
                   Terminar
                 </Button>
               ) : step.showNext ? (
-                <Button className="min-h-9 px-3" onClick={next} data-testid="tour-next">
+                <Button className="min-h-9 px-3" onClick={next} data-testid="tour-next" data-primary>
                   Siguiente
                 </Button>
               ) : (
-                <Button className="min-h-9 px-3" onClick={finish} data-testid="tour-finish">
+                <Button className="min-h-9 px-3" onClick={finish} data-testid="tour-finish" data-primary>
                   Terminar
                 </Button>
               )}
