@@ -72,7 +72,10 @@ for (const [width, viewport] of [
       // The profile shows her data, the phone decrypted for her.
       await page.goto(`${stack().url}/profile`)
       await page.getByTestId('profile-initials').getByText('AP').waitFor()
-      assert.equal(await page.getByLabel('Teléfono (opcional)').inputValue(), '+56 9 8765 4321')
+      // decrypt_phone answers after the profile: the field is filled (and enabled) then.
+      const phone = page.getByLabel('Teléfono (opcional)')
+      await page.waitForFunction(() => !document.querySelector('input[type="tel"]')?.disabled)
+      assert.equal(await phone.inputValue(), '+56 9 8765 4321')
       await page.getByTestId('school-picker-chosen').getByText('LICEO INSTITUTO NACIONAL').waitFor()
       await screenshot(page, `profile-${width}`)
       assert.deepEqual(problems, [])

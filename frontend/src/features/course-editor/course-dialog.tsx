@@ -136,7 +136,13 @@ export function CourseDialog({
                 ))}
               </select>
             </Field>
-            <SchoolField value={school} onChange={setSchool} />
+            {/* The profile's school by default; another one for a course taught elsewhere. */}
+            <SchoolPicker
+              value={school}
+              onChange={setSchool}
+              hint="El de tu perfil, salvo que hagas este curso en otro establecimiento."
+              testId="course-school"
+            />
             <Field id={ids.students} label="Estudiantes (opcional)" problem={problems.students_count}>
               <input
                 id={ids.students}
@@ -181,9 +187,4 @@ export function CourseDialog({
           </form>
     </AppDialog>
   )
-}
-
-/** The course's school: the profile's by default, any school of the directory by search. */
-function SchoolField({ value, onChange }: { value: number | null; onChange: (rbd: number | null) => void }) {
-  return <SchoolPicker value={value} onChange={onChange} hint="El de tu perfil, salvo que hagas este curso en otro establecimiento." testId="course-school" />
 }

@@ -144,7 +144,9 @@ export function ProfileForm({ profile, submitLabel, onSaved }: ProfileFormProps)
           type="tel"
           inputMode="tel"
           autoComplete="tel"
-          placeholder="+56 9 1234 5678"
+          placeholder={storedPhone.isLoading ? 'Cargando tu teléfono…' : '+56 9 1234 5678'}
+          // Until her stored phone is decrypted, typing would race with it.
+          disabled={storedPhone.isLoading}
           value={shownPhone}
           onChange={(event) => {
             setPhone(event.target.value)
