@@ -21,8 +21,8 @@ use futures_util::stream::{BoxStream, StreamExt};
 use futures_util::{Stream, TryStreamExt};
 use md5::{Digest, Md5};
 use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
-use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
+use super::file_reader;
 use crate::config::storage::{BackendSettings, FileEtag};
 
 /// What a completed write produced.
@@ -73,8 +73,6 @@ pub enum Backend {
     S3 { store: Arc<dyn ObjectStore> },
 }
 
-/// Bytes read from disk per chunk when streaming a file out.
-const READ_CHUNK: usize = 256 * 1024;
 /// What the file writer is handed at a time: few, large writes.
 const WRITE_BUFFER: usize = 1024 * 1024;
 /// S3 multipart part size (S3's minimum is 5 MiB).
@@ -135,24 +133,19 @@ impl Backend {
     pub async fn read(&self, path: &str, range: Option<ByteRange>) -> Result<Reader, ReadError> {
         match self {
             Backend::File { root, .. } => {
-                let mut file = match tokio::fs::File::open(root.join(path)).await {
-                    Ok(file) => file,
+                let (file, length) = match file_reader::open(root.join(path)).await {
+                    Ok(opened) => opened,
                     Err(error) if error.kind() == io::ErrorKind::NotFound => {
                         return Err(ReadError::NotFound);
                     }
                     Err(error) => return Err(ReadError::Io(error.to_string())),
                 };
-                let remaining = match range {
-                    Some(ByteRange { start, end }) => {
-                        file.seek(io::SeekFrom::Start(start))
-                            .await
-                            .map_err(|error| ReadError::Io(error.to_string()))?;
-                        end - start + 1
-                    }
-                    None => u64::MAX,
+                let (start, end) = match range {
+                    Some(ByteRange { start, end }) => (start, end + 1),
+                    None => (0, length),
                 };
                 Ok(Reader {
-                    stream: file_chunks(file, remaining),
+                    stream: file_reader::chunks(file, start, end),
                 })
             }
             Backend::S3 { store } => {
@@ -248,27 +241,6 @@ impl Backend {
             tracing::warn!(path, %error, "could not delete stored object bytes");
         }
     }
-}
-
-/// Up to `remaining` bytes of `file` from where it stands, each chunk read into its own
-/// buffer and handed on without a copy.
-pub fn file_chunks(file: tokio::fs::File, remaining: u64) -> BoxStream<'static, io::Result<Bytes>> {
-    futures_util::stream::try_unfold((file, remaining), |(mut file, remaining)| async move {
-        if remaining == 0 {
-            return Ok(None);
-        }
-        let want = usize::try_from(remaining).map_or(READ_CHUNK, |r| r.min(READ_CHUNK));
-        let mut buffer = bytes::BytesMut::with_capacity(want);
-        let read = file.read_buf(&mut buffer).await?;
-        if read == 0 {
-            return Ok(None);
-        }
-        Ok(Some((
-            buffer.freeze(),
-            (file, remaining.saturating_sub(read as u64)),
-        )))
-    })
-    .boxed()
 }
 
 /// The stored path of one version of an object.

@@ -12,6 +12,7 @@ pub mod body;
 pub mod buckets;
 pub mod caller;
 pub mod error;
+pub mod file_reader;
 pub mod lookup;
 pub mod names;
 pub mod objects;

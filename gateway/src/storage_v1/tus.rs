@@ -662,10 +662,10 @@ async fn finish(
         user_metadata: upload.user_metadata.clone(),
         declared_length: Some(upload.length),
     };
-    let file = tokio::fs::File::open(state.uploads.data(&upload.version))
+    let (file, length) = super::file_reader::open(state.uploads.data(&upload.version))
         .await
         .map_err(|error| TusError::from(StorageError::internal_because(&error)))?;
-    let body = super::backend::file_chunks(file, u64::MAX);
+    let body = super::file_reader::chunks(file, 0, length);
     let max = max_size(state, &bucket_limits, target);
     let stored = store(
         state,
