@@ -1264,6 +1264,30 @@ export type Database = {
       }
     }
     Functions: {
+      admin_users: {
+        Args: {
+          search?: string
+          max_rows?: number
+        }
+        Returns: {
+          user_id: string
+          email: string
+          first_name: string
+          last_name: string
+          school_rbd: number
+          school_name: string
+          created_at: string
+          last_sign_in_at: string
+          roles: Database["public"]["Enums"]["app_role"][]
+          directivo_rbd: number
+          course_count: number
+          demo_total_stars: number
+          demo_used_stars: number
+          demo_end_date: string
+          demo_max_courses: number
+          demo_is_active: boolean
+        }[]
+      }
       apply_unit_generation: {
         Args: {
           plan_id: string
@@ -1363,12 +1387,46 @@ export type Database = {
         }
         Returns: undefined
       }
+      save_resource: {
+        Args: {
+          resource_id: string
+          title: string
+          description: string
+          kind: Database["public"]["Enums"]["resource_kind"]
+          level_code: string
+          subject_code: string
+          content: Json
+          status: Database["public"]["Enums"]["resource_status"]
+          objective_ids?: string[]
+        }
+        Returns: string
+      }
       schedule_classes: {
         Args: {
           from_date: string
           to_date: string
         }
         Returns: number
+      }
+      school_overview: {
+        Args: {
+          school_rbd: number
+        }
+        Returns: {
+          course_id: string
+          teacher_id: string
+          teacher_name: string
+          level_code: string
+          letter: string
+          subject_code: string
+          students_count: number
+          plan_count: number
+          last_plan_at: string
+          classes_total: number
+          classes_done: number
+          classes_cancelled: number
+          classes_planned: number
+        }[]
       }
       search_schools: {
         Args: {
