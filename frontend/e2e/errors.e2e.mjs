@@ -39,7 +39,7 @@ for (const [name, viewport] of [
 test("'Ir al Dashboard' leaves the failed page", async () => {
   await withPage(DESKTOP, async ({ page }) => {
     await signIn(page, await createUser('error-ir'))
-    await page.route(/\/assets\/coming-soon-[^/]+\.js$/, (route) => route.abort('internetdisconnected'))
+    await page.route(/\/assets\/announcements-[^/]+\.js$/, (route) => route.abort('internetdisconnected'))
     await page.getByRole('link', { name: 'Anuncios' }).click()
     await page.getByRole('heading', { name: '¡Ups! Algo salió mal' }).waitFor()
     await page.getByRole('button', { name: 'Ir al Dashboard' }).click()

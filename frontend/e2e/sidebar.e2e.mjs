@@ -94,7 +94,8 @@ test('admin items and the alert badge: an admin sees the count, a teacher sees n
     await badge.waitFor()
     assert.match(await badge.textContent(), /^2 alertas sin resolver$/)
     await page.getByRole('link', { name: /Monitoreo Cielo/ }).click()
-    await page.getByRole('heading', { name: '2 alertas de error o críticas sin resolver' }).waitFor()
+    await page.getByTestId('critical-count').getByText('2 críticas o errores sin resolver').waitFor()
+    await page.getByTestId('alert').first().waitFor()
     await screenshot(page, 'admin-monitoring-desktop')
   })
   // The same in the dark palette (prefers-color-scheme: dark).

@@ -31,7 +31,12 @@ const Planner = lazy(() => import('./routes/app/planner'))
 const Drafts = lazy(() => import('./routes/app/drafts'))
 const DraftEditor = lazy(() => import('./routes/focus/draft-editor'))
 const Monitoring = lazy(() => import('./routes/app/monitoring'))
-const ComingSoon = lazy(() => import('./routes/app/coming-soon'))
+const Help = lazy(() => import('./routes/app/help'))
+const HelpCentre = lazy(() => import('./routes/public/help-centre'))
+const Announcements = lazy(() => import('./routes/app/announcements'))
+const AdminPlatform = lazy(() => import('./routes/app/admin-platform'))
+const Directivo = lazy(() => import('./routes/app/directivo'))
+const ContentCreation = lazy(() => import('./routes/app/content-creation'))
 const NotFound = lazy(() => import('./routes/app/not-found'))
 const Sequential = lazy(() => import('./routes/app/sequential'))
 const SequentialUnit = lazy(() => import('./routes/app/sequential-unit'))
@@ -66,7 +71,7 @@ export const routes: RouteObject[] = [
       { path: paths.createPlanMarketing, element: <PlanTrial page="createPlan" /> },
       { path: paths.aiPlanning, element: <PlanTrial page="aiPlanning" /> },
       { path: paths.nationalCurriculum, element: <InfoPage page="curriculum" /> },
-      { path: paths.helpCentre, element: <InfoPage page="helpCentre" /> },
+      { path: paths.helpCentre, element: <HelpCentre /> },
       { path: paths.contact, element: <InfoPage page="contact" /> },
       { path: paths.tutorials, element: <InfoPage page="tutorials" /> },
       { path: paths.terms, element: <InfoPage page="terms" /> },
@@ -97,16 +102,16 @@ export const routes: RouteObject[] = [
           { path: '/planner/sequential/:sessionId', element: <SequentialUnit /> },
           { path: paths.schedule, element: <Schedule /> },
           { path: paths.calendar, element: <Calendar /> },
-          { path: paths.adminPlatform, element: <ComingSoon page="adminPlatform" /> },
+          { path: paths.adminPlatform, element: <AdminPlatform /> },
           { path: paths.adminMonitoring, element: <Monitoring /> },
-          { path: paths.help, element: <ComingSoon page="help" /> },
-          { path: paths.announcements, element: <ComingSoon page="announcements" /> },
-          { path: paths.directivo, element: <ComingSoon page="directivo" /> },
+          { path: paths.help, element: <Help /> },
+          { path: paths.announcements, element: <Announcements /> },
+          { path: paths.directivo, element: <Directivo /> },
           {
             path: paths.contentCreation,
             element: (
               <RequireAuth contentCreator>
-                <ComingSoon page="contentCreation" />
+                <ContentCreation />
               </RequireAuth>
             ),
           },

@@ -1,2 +1,14 @@
-/** Admins' count of unresolved error and critical alerts. */
+/** Monitoreo Cielo: the platform's alerts (and the admins' badge count) and the audit log. */
 export { useUnresolvedAlertCount } from './api/unresolved-count'
+export {
+  AUDIT_LIMIT,
+  SEVERITY_LABELS,
+  auditSummary,
+  sortAlerts,
+  useAlerts,
+  useAuditLog,
+  useSetAlertResolved,
+  type AdminAlert,
+  type AlertFilter,
+  type AuditEntry,
+} from './api/alerts'

@@ -12,7 +12,6 @@ import { paths } from '@/config/paths'
 
 export type InfoPageName =
   | 'curriculum'
-  | 'helpCentre'
   | 'contact'
   | 'tutorials'
   | 'terms'
@@ -24,7 +23,6 @@ export type InfoPageName =
 
 const PAGES: Record<InfoPageName, { title: string; description: string }> = {
   curriculum: { title: 'Currículum Nacional', description: 'Objetivos de aprendizaje de 1° Básico a 4° Medio, por nivel y asignatura.' },
-  helpCentre: { title: 'Centro de ayuda', description: 'Preguntas frecuentes y guías de uso de Cielo.' },
   contact: { title: 'Contacto', description: 'Escríbenos para resolver dudas o darnos tu opinión.' },
   tutorials: { title: 'Tutoriales', description: 'Videos y guías cortas para aprovechar Cielo.' },
   terms: { title: 'Términos y condiciones', description: 'Las condiciones de uso de Cielo.' },
