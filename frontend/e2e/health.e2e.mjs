@@ -41,7 +41,7 @@ for (const [name, viewport] of [
       await screenshot(page, `landing-${name}`)
       await page.getByRole('link', { name: 'Términos' }).click()
       await page.getByRole('heading', { level: 1, name: 'Términos y condiciones' }).waitFor()
-      await page.getByTestId('empty-state').waitFor()
+      await page.getByTestId('info-page').getByRole('heading', { level: 2, name: 'Contenido generado con IA' }).waitFor()
       assert.deepEqual(problems, [])
     })
   })

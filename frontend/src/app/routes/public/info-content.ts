@@ -95,7 +95,7 @@ export const INFO_CONTENT: Record<InfoContentName, InfoContent> = {
     sections: [
       {
         heading: 'Datos que guardamos',
-        text: '- **Cuenta:** correo y contraseña (guardada cifrada con un hash, nunca en texto).\n- **Perfil:** nombre, apellido, establecimiento y, si lo indicas, tu teléfono, que se guarda cifrado.\n- **Tu trabajo:** cursos, horario, calendario, planificaciones y borradores.\n- **Uso de IA:** cuántas estrellas usa cada generación.\n- **Registro de seguridad:** errores de la aplicación, sin contraseñas, tokens, correos ni teléfonos.',
+        text: '- **Cuenta:** correo y contraseña (guardada solo como hash, nunca en texto).\n- **Perfil:** nombre, apellido, establecimiento y, si lo indicas, tu teléfono, que se guarda cifrado.\n- **Tu trabajo:** cursos, horario, calendario, planificaciones y borradores.\n- **Uso de IA:** cuántas estrellas usa cada generación.\n- **Registro de seguridad:** errores de la aplicación, sin contraseñas, tokens, correos ni teléfonos.',
       },
       {
         heading: 'Para qué los usamos',
