@@ -15,6 +15,7 @@ import {
   isoWeekday,
   monthWeeks,
   startOfWeek,
+  formatDateTime,
 } from './dates'
 
 describe('Chilean dates', () => {
@@ -93,5 +94,12 @@ describe('months and ranges', () => {
   it('writes a week as people say it', () => {
     expect(formatDayRange('2025-05-19', '2025-05-25')).toBe('del 19 al 25 de mayo de 2025')
     expect(formatDayRange('2025-04-28', '2025-05-04')).toBe('del 28 de abril al 4 de mayo de 2025')
+  })
+})
+
+describe('formatDateTime', () => {
+  it('gives the day and the 24-hour time in Chile', () => {
+    // 18:05 UTC on 29 November is 15:05 in Santiago (summer time, UTC−3).
+    expect(formatDateTime('2026-11-29T18:05:00Z')).toBe('29-11-2026 15:05')
   })
 })

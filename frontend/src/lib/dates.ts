@@ -27,6 +27,12 @@ export function formatLongDate(value: string | Date): string {
   }).format(toDate(value))
 }
 
+/** An instant as Chile reads it, e.g. "29-11-2026 14:05". */
+export function formatDateTime(value: string | Date): string {
+  const time = new Intl.DateTimeFormat(LOCALE, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: TIME_ZONE }).format(toDate(value))
+  return `${formatDate(value)} ${time}`
+}
+
 function toDate(value: string | Date): Date {
   if (value instanceof Date) return value
   // A plain calendar day is midnight UTC, shown in UTC so it never shifts a day.

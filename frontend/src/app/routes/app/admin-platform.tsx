@@ -6,11 +6,10 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { PageHeader } from '@/components/ui/page-header'
 import { Tabs } from '@/components/ui/tabs'
-import { Skeleton } from '@/components/ui/skeleton'
 import { paths } from '@/config/paths'
 import { AnnouncementsAdmin } from '@/features/announcements'
 import { UsersPanel } from '@/features/platform-admin'
-import { useIsAdmin } from '@/features/roles'
+import { AdminOnly } from '@/features/roles'
 
 const TABS = [
   { id: 'users', label: 'Cuentas y roles' },
@@ -20,34 +19,23 @@ const TABS = [
 type Tab = (typeof TABS)[number]['id']
 
 export default function AdminPlatformRoute() {
-  const isAdmin = useIsAdmin()
-  const admin = isAdmin.data === true
   const [tab, setTab] = useState<Tab>('users')
 
   return (
     <div data-testid="page-admin-platform">
-      <PageHeader title="Gestión Plataforma" description="Cuentas, roles, Demo 2025 y anuncios de Cielo.">
-        {admin ? (
-          <p className="text-sm text-ink-muted">
-            Las alertas y el registro de seguridad están en{' '}
-            <Link to={paths.adminMonitoring} className="font-medium text-brand underline">
-              Monitoreo Cielo
-            </Link>
-            .
-          </p>
-        ) : null}
-      </PageHeader>
-      {isAdmin.data === false ? (
-        <p role="alert" className="text-ink">
-          Esta sección es solo para administradores.
+      <PageHeader title="Gestión Plataforma" description="Cuentas, roles, Demo 2025 y anuncios de Cielo." />
+      <AdminOnly>
+        <p className="mb-4 text-sm text-ink-muted">
+          Las alertas y el registro de seguridad están en{' '}
+          <Link to={paths.adminMonitoring} className="font-medium text-brand underline">
+            Monitoreo Cielo
+          </Link>
+          .
         </p>
-      ) : !admin ? (
-        <Skeleton className="h-40 w-full" />
-      ) : (
         <Tabs label="Secciones" tabs={TABS} value={tab} onChange={setTab}>
-          {tab === 'users' ? <UsersPanel enabled={admin} /> : <AnnouncementsAdmin enabled={admin} />}
+          {tab === 'users' ? <UsersPanel /> : <AnnouncementsAdmin />}
         </Tabs>
-      )}
+      </AdminOnly>
     </div>
   )
 }

@@ -20,9 +20,9 @@ import {
   type AdminAlert,
   type AlertFilter,
 } from '@/features/admin-alerts'
-import { useIsAdmin } from '@/features/roles'
+import { AdminOnly } from '@/features/roles'
 import { cn } from '@/lib/cn'
-import { formatDate } from '@/lib/dates'
+import { formatDateTime } from '@/lib/dates'
 import { databaseErrorMessage, isDatabaseError } from '@/lib/errors'
 import { notify } from '@/lib/notify'
 
@@ -33,27 +33,24 @@ const SEVERITY_TONE: Record<AdminAlert['severity'], string> = {
   info: 'border-line bg-surface-muted text-ink-muted',
 }
 
-const timeOf = (value: string) =>
-  `${formatDate(value)} ${new Intl.DateTimeFormat('es-CL', { hour: '2-digit', minute: '2-digit', timeZone: 'America/Santiago' }).format(new Date(value))}`
-
 export default function MonitoringRoute() {
-  const isAdmin = useIsAdmin()
-  const admin = isAdmin.data === true
-  const [filter, setFilter] = useState<AlertFilter>('open')
-  const count = useUnresolvedAlertCount(admin)
-  const alerts = useAlerts(filter, admin)
-  const audit = useAuditLog(admin)
-
   return (
     <div data-testid="page-monitoring">
       <PageHeader title="Monitoreo Cielo" description="Alertas de la plataforma y registro de seguridad para el equipo de administración." />
-      {isAdmin.data === false ? (
-        <p role="alert" className="text-ink">
-          Esta sección es solo para administradores.
-        </p>
-      ) : !admin ? (
-        <Skeleton className="h-40 w-full" />
-      ) : (
+      <AdminOnly>
+        <MonitoringPanels />
+      </AdminOnly>
+    </div>
+  )
+}
+
+function MonitoringPanels() {
+  const [filter, setFilter] = useState<AlertFilter>('open')
+  const count = useUnresolvedAlertCount(true)
+  const alerts = useAlerts(filter)
+  const audit = useAuditLog()
+
+  return (
         <div className="flex flex-col gap-6">
           <section aria-labelledby="alerts-title" className="flex flex-col gap-3">
             <div className="flex flex-wrap items-center justify-between gap-3">
@@ -121,7 +118,7 @@ export default function MonitoringRoute() {
                 {audit.data.map((entry) => (
                   <li key={entry.id} className="rounded-card border border-line bg-surface px-4 py-3 text-sm">
                     <p className="flex flex-wrap gap-2 text-xs text-ink-muted">
-                      <span className="tabular-nums">{timeOf(entry.created_at)}</span>
+                      <span className="tabular-nums">{formatDateTime(entry.created_at)}</span>
                       <span className="font-mono">{entry.action.replace(/^logger_/, '')}</span>
                       <span>{entry.who ?? (entry.user_id ? 'Usuario sin perfil' : 'Sin sesión')}</span>
                     </p>
@@ -132,8 +129,6 @@ export default function MonitoringRoute() {
             )}
           </section>
         </div>
-      )}
-    </div>
   )
 }
 
@@ -155,8 +150,8 @@ function AlertRow({ alert }: { alert: AdminAlert }) {
           <div className="mb-1 flex flex-wrap items-center gap-2 text-xs">
             <span className={cn('rounded-full border px-2 py-0.5 font-semibold', SEVERITY_TONE[alert.severity])}>{SEVERITY_LABELS[alert.severity]}</span>
             <span className="text-ink-muted">{alert.source}</span>
-            <span className="text-ink-muted">{timeOf(alert.created_at)}</span>
-            {alert.is_resolved && alert.resolved_at ? <span className="text-ok">Resuelta el {timeOf(alert.resolved_at)}</span> : null}
+            <span className="text-ink-muted">{formatDateTime(alert.created_at)}</span>
+            {alert.is_resolved && alert.resolved_at ? <span className="text-ok">Resuelta el {formatDateTime(alert.resolved_at)}</span> : null}
           </div>
           <h3 className="font-semibold text-ink">{alert.title}</h3>
           {alert.message ? <p className="mt-1 text-sm text-ink">{alert.message}</p> : null}

@@ -44,11 +44,10 @@ export function auditSummary(entry: Pick<AuditEntry, 'action' | 'new_values'>): 
   return typeof message === 'string' && message.trim() ? message : entry.action.replace(/^logger_/, '')
 }
 
-export function useAlerts(filter: AlertFilter, enabled: boolean) {
+export function useAlerts(filter: AlertFilter) {
   const supabase = useSupabase()
   return useQuery({
     queryKey: [...adminAlertKeys.all, 'list', filter] as const,
-    enabled,
     meta: { action: 'cargar las alertas' },
     queryFn: async (): Promise<AdminAlert[]> => {
       let query = supabase.from('admin_alerts').select('*').order('created_at', { ascending: false }).limit(ALERT_LIMIT)
@@ -72,11 +71,10 @@ export function useSetAlertResolved() {
   })
 }
 
-export function useAuditLog(enabled: boolean) {
+export function useAuditLog() {
   const supabase = useSupabase()
   return useQuery({
     queryKey: [...adminAlertKeys.all, 'audit'] as const,
-    enabled,
     meta: { action: 'cargar el registro de seguridad' },
     queryFn: async (): Promise<AuditEntry[]> => {
       const { data, error } = await supabase

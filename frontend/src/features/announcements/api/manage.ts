@@ -32,11 +32,10 @@ export function announcementState(row: Pick<AnnouncementRow, 'published_at' | 'e
   return 'published'
 }
 
-export function useAllAnnouncements(enabled: boolean) {
+export function useAllAnnouncements() {
   const supabase = useSupabase()
   return useQuery({
     queryKey: [...announcementKeys.all, 'manage'] as const,
-    enabled,
     meta: { action: 'cargar los anuncios' },
     queryFn: async (): Promise<AnnouncementRow[]> => {
       const { data, error } = await supabase.from('announcements').select('*').order('created_at', { ascending: false }).limit(200)

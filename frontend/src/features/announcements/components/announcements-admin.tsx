@@ -26,8 +26,8 @@ const STATE_TONE: Record<AnnouncementState, string> = {
   expired: 'bg-surface-muted text-ink-muted',
 }
 
-export function AnnouncementsAdmin({ enabled }: { enabled: boolean }) {
-  const announcements = useAllAnnouncements(enabled)
+export function AnnouncementsAdmin() {
+  const announcements = useAllAnnouncements()
   const remove = useDeleteAnnouncement()
   const [editing, setEditing] = useState<AnnouncementRow | 'new' | null>(null)
   const [deleting, setDeleting] = useState<AnnouncementRow | null>(null)

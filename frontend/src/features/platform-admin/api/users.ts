@@ -28,11 +28,10 @@ export const adminUserKeys = { all: ['admin-users'] as const }
 
 export const USER_PAGE = 50
 
-export function useAdminUsers(search: string, enabled: boolean) {
+export function useAdminUsers(search: string) {
   const supabase = useSupabase()
   return useQuery({
     queryKey: [...adminUserKeys.all, search.trim()] as const,
-    enabled,
     placeholderData: keepPreviousData,
     meta: { action: 'cargar las cuentas' },
     queryFn: async (): Promise<AdminUser[]> => {

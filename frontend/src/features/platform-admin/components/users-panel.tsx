@@ -20,10 +20,10 @@ const SEARCH_PAUSE_MS = 300
 
 const nameOf = (user: AdminUser) => [user.first_name, user.last_name].filter(Boolean).join(' ') || 'Sin perfil'
 
-export function UsersPanel({ enabled }: { enabled: boolean }) {
+export function UsersPanel() {
   const [typed, setTyped] = useState('')
   const [search, setSearch] = useState('')
-  const users = useAdminUsers(search, enabled)
+  const users = useAdminUsers(search)
   const [demoFor, setDemoFor] = useState<AdminUser | null>(null)
 
   useEffect(() => {
